@@ -1,0 +1,130 @@
+"""The one PettingZoo AEC adapter: any :class:`~envs.core.game.Game` as an ``AECEnv``.
+
+Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is
+all zeros for an agent that is not to move. Rewards are the per-step differences of the
+engine's cumulative ``returns``. ``reset(seed=s)`` reseeds the episode stream; ``reset()``
+continues it; the engine is never rebuilt.
+
+Illegal actions: the raw env raises the engine's ``ValueError`` (naming the action, the player
+and the legal actions) and leaves the state unchanged. :func:`wrap` applies PettingZoo's
+convention for classic games instead: an illegal move ends the episode, the offender gets
+``illegal_reward`` (-1) and a warning is logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.core.game import Game, Observer
+
+
+class CardGameEnv(AECEnv):
+    """PettingZoo AEC environment over a rules engine and an observer."""
+
+    def __init__(self, game: Game, observer: Observer, render_mode: str | None = None):
+        super().__init__()
+        if render_mode not in self.metadata["render_modes"] + [None]:
+            raise ValueError(
+                f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']}"
+            )
+        self.metadata = {**self.metadata, "name": game.env_id}
+        self.game = game
+        self.observer = observer
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(game.num_players)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(observer.low, observer.high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (game.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self._no_moves = np.zeros(game.num_actions, dtype=np.int8)
+        self._rng: np.random.Generator | None = None
+        self.state = None
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._rng is None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.new_state(self._rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._returns = self.game.returns(self.state)
+        self._update_infos()
+        self.agent_selection = self.possible_agents[self.game.current_player(self.state)]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self._index[agent]
+        obs = self.observer.encode(self.state, player)
+        if player == self.game.current_player(self.state):
+            mask = self.game.legal_mask(self.state).copy()
+        else:
+            mask = self._no_moves.copy()
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game, state = self.game, self.state
+        game.apply_action(state, action)
+        self._cumulative_rewards[agent] = 0.0
+        returns = game.returns(state)
+        delta = returns - self._returns
+        self._returns = returns
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(delta[i])
+        if game.is_terminal(state):
+            done = dict.fromkeys(self.agents, True)
+            if game.is_truncated(state):
+                self.truncations = done
+            else:
+                self.terminations = done
+            self._update_infos()
+        else:
+            self.agent_selection = self.possible_agents[game.current_player(state)]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _update_infos(self) -> None:
+        self.infos = {a: self.game.info(self.state, self._index[a]) for a in self.agents}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        text = self.game.render(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def wrap(env: CardGameEnv) -> AECEnv:
+    """PettingZoo's standard wrappers for classic games (illegal move ends the episode with
+    reward -1 for the offender, bounds checks, call-order checks)."""
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)

@@ -1,0 +1,142 @@
+"""The contract between a game's rules engine and everything above it.
+
+An engine is pure Python state plus functions over it (OpenSpiel's game/state split, Pgx's pure
+functions): no gym, no pettingzoo. The one AEC adapter (:mod:`envs.core.aec`), the conformance
+checker, agents and benchmarks use only what is declared here, so a new game plugs in by
+subclassing :class:`Game` and :class:`Observer`.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+
+class State:
+    """Base of every engine state. States are mutable and applied in place; ``clone`` gives an
+    independent copy for search and for the conformance checker. ``mask`` caches the legal-action
+    mask until the next action (see :meth:`Game.legal_mask`)."""
+
+    mask: np.ndarray | None = None
+
+    def clone(self):
+        return copy.deepcopy(self)
+
+
+class Game(ABC):
+    """A rules engine bound to one frozen config.
+
+    All randomness of an episode comes from the ``rng`` passed to :meth:`new_state`: the engine
+    draws one seed from it, stores it in the state and derives every later shuffle from the
+    state's own generator, so an episode replays exactly from (seed, actions).
+    """
+
+    env_id: str
+    num_players: int
+    num_actions: int
+
+    def __init__(self, config: Any):
+        self.config = config
+
+    @abstractmethod
+    def new_state(self, rng: np.random.Generator) -> State:
+        """Deal a new episode (one round, or a whole match when ``config.episode == "match"``)."""
+
+    @abstractmethod
+    def current_player(self, state: State) -> int:
+        """The player to act, or -1 when the episode is over."""
+
+    def legal_mask(self, state: State) -> np.ndarray:
+        """``np.int8`` vector of length ``num_actions``: 1 exactly where ``apply_action`` accepts.
+
+        Cached on the state until the next action, because the observation, the agent and
+        ``apply_action`` all ask for it in one step. Treat the result as read-only.
+        """
+        if state.mask is None:
+            state.mask = self._legal_mask(state)
+        return state.mask
+
+    def apply_action(self, state: State, action: int, player: int | None = None) -> None:
+        """Apply ``action`` for the player to move, in place.
+
+        Raises ``ValueError`` naming the action, the player and the legal actions if the action
+        is not legal now, or if ``player`` is given and is not the player to move; the state is
+        then unchanged.
+        """
+        mover = self.current_player(state)
+        if player is not None and player != mover:
+            raise ValueError(
+                f"player {player} tried action {action}, but it is "
+                f"{'nobody' if mover < 0 else f'player {mover}'}'s turn"
+            )
+        mask = self.legal_mask(state)
+        if not (0 <= int(action) < self.num_actions and mask[int(action)]):
+            legal = ", ".join(self.action_to_str(a) for a in np.flatnonzero(mask))
+            name = self.action_to_str(action) if 0 <= int(action) < self.num_actions else "?"
+            raise ValueError(
+                f"illegal action {action} ({name}) for player {mover}; "
+                f"legal: {legal or 'none (episode over)'}"
+            )
+        state.mask = None
+        self._apply(state, int(action))
+
+    @abstractmethod
+    def _legal_mask(self, state: State) -> np.ndarray:
+        """Compute the legal-action mask (see :meth:`legal_mask`)."""
+
+    @abstractmethod
+    def _apply(self, state: State, action: int) -> None:
+        """Apply an action already checked to be legal."""
+
+    @abstractmethod
+    def is_terminal(self, state: State) -> bool:
+        """True when the episode ended by the rules or by truncation."""
+
+    @abstractmethod
+    def is_truncated(self, state: State) -> bool:
+        """True when the episode was cut by the ``max_turns`` safety limit (no scores)."""
+
+    @abstractmethod
+    def returns(self, state: State) -> np.ndarray:
+        """Cumulative reward of each player so far in this episode (float64, one per player).
+        The adapter's per-step rewards are the differences between consecutive calls."""
+
+    @abstractmethod
+    def action_to_str(self, action: int) -> str:
+        """A short human-readable name for an action id."""
+
+    @abstractmethod
+    def zones(self, state: State) -> dict[str, np.ndarray]:
+        """Every place a card can be (hands, stock, piles, table), as count vectors over card
+        kinds; their sum must always equal :meth:`shoe` (the conformance checker asserts it)."""
+
+    @abstractmethod
+    def shoe(self, state: State) -> np.ndarray:
+        """Count vector of all cards in play this episode."""
+
+    @abstractmethod
+    def render(self, state: State, symbols: bool = True) -> str:
+        """The table as text, from an all-seeing spectator's view."""
+
+    def info(self, state: State, player: int) -> dict:
+        """Per-player info; engines add the scores and, at the end, the revealed result."""
+        return {}
+
+
+class Observer(ABC):
+    """Encodes a state as one player sees it: the only place hidden information is dropped.
+
+    ``layout`` names the slices of the flat vector so agents, tests and docs never use raw offsets.
+    """
+
+    layout: dict[str, slice]
+    size: int
+    low: np.ndarray
+    high: np.ndarray
+
+    @abstractmethod
+    def encode(self, state: State, player: int) -> np.ndarray:
+        """``np.float32`` vector of length ``size`` for ``player``."""
