@@ -1,0 +1,43 @@
+"""Agents and their spec strings.
+
+``make("random", env_id="continental_v0", seed=1)`` builds an agent; a spec is ``name`` or
+``name:arg`` (``ismcts:200``, ``ppo:path.zip``). ``available(env_id)`` lists the specs that
+fit an env. Builders are imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from agents.base import Agent, GameResult, RandomAgent, play_game
+
+__all__ = ["Agent", "GameResult", "RandomAgent", "available", "make", "play_game"]
+
+# spec name -> env id ("*" for any env) -> "module:builder"; a builder is called as
+# builder(arg, env_id=..., seed=..., config=...) and returns an Agent.
+_BUILDERS: dict[str, dict[str, str]] = {
+    "random": {"*": "agents.base:RandomAgent"},
+}
+
+
+def available(env_id: str) -> list[str]:
+    """Spec names that can play ``env_id``."""
+    return sorted(n for n, per_env in _BUILDERS.items() if "*" in per_env or env_id in per_env)
+
+
+def make(spec: str, env_id: str, seed: int | None = None, config: dict | None = None) -> Agent:
+    """Build the agent named by ``spec`` for ``env_id`` (with the env's rule ``config``)."""
+    name, _, arg = spec.partition(":")
+    per_env = _BUILDERS.get(name, {})
+    target = per_env.get(env_id) or per_env.get("*")
+    if target is None:
+        raise ValueError(
+            f"unknown agent spec {spec!r} for {env_id}; known: {', '.join(available(env_id))}"
+        )
+    module, _, attr = target.partition(":")
+    builder = getattr(importlib.import_module(module), attr)
+    if builder is RandomAgent:
+        if arg:
+            raise ValueError(f"agent spec {spec!r}: 'random' takes no argument")
+        return RandomAgent(seed)
+    return builder(arg or None, env_id=env_id, seed=seed, config=config or {})

@@ -1,0 +1,69 @@
+"""The agent protocol and the one game loop that tests, benchmarks, tournaments and the CLI share."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+class Agent(ABC):
+    """Chooses an action from what its seat sees. Each agent owns a seeded RNG; none touches
+    global ``np.random``, so a game replays from its seeds."""
+
+    name = "agent"
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    @abstractmethod
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """An action id with ``action_mask[id] == 1``."""
+
+
+class RandomAgent(Agent):
+    """Uniform over legal actions: the floor every other agent must beat."""
+
+    name = "random"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+@dataclass
+class GameResult:
+    """What one episode produced: each seat's total reward, the steps taken, the final infos."""
+
+    returns: list[float]
+    steps: int
+    truncated: bool
+    infos: dict[str, dict] = field(default_factory=dict)
+
+
+def play_game(env, agents: list[Agent], seed: int | None = None, render: bool = False) -> GameResult:
+    """Play one episode of a PettingZoo AEC ``env`` with ``agents[i]`` in seat ``player_i``.
+
+    With ``render`` the env's text rendering is printed after the episode.
+    """
+    env.reset(seed=seed)
+    seats = {a: i for i, a in enumerate(env.possible_agents)}
+    if len(agents) != len(seats):
+        raise ValueError(f"{len(agents)} agents for {len(seats)} seats")
+    returns = [0.0] * len(seats)
+    steps = 0
+    truncated = False
+    infos: dict[str, dict] = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, trunc, info = env.last()
+        returns[seats[agent]] += reward
+        if terminated or trunc:
+            truncated |= trunc
+            infos[agent] = info
+            env.step(None)
+            continue
+        env.step(agents[seats[agent]].act(obs["observation"], obs["action_mask"]))
+        steps += 1
+    if render:
+        print(env.unwrapped.game.render(env.unwrapped.state))
+    return GameResult(returns, steps, truncated, infos)
