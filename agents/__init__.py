@@ -13,8 +13,7 @@ from agents.base import Agent, GameResult, RandomAgent, play_game
 
 __all__ = ["Agent", "GameResult", "RandomAgent", "available", "make", "play_game"]
 
-# spec name -> env id ("*" for any env) -> "module:builder"; a builder is called as
-# builder(arg, env_id=..., seed=..., config=...) and returns an Agent.
+# spec name -> env id ("*" for any env) -> "module:AgentClass", built by AgentClass.build.
 _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "agents.base:RandomAgent"},
 }
@@ -35,9 +34,5 @@ def make(spec: str, env_id: str, seed: int | None = None, config: dict | None = 
             f"unknown agent spec {spec!r} for {env_id}; known: {', '.join(available(env_id))}"
         )
     module, _, attr = target.partition(":")
-    builder = getattr(importlib.import_module(module), attr)
-    if builder is RandomAgent:
-        if arg:
-            raise ValueError(f"agent spec {spec!r}: 'random' takes no argument")
-        return RandomAgent(seed)
-    return builder(arg or None, env_id=env_id, seed=seed, config=config or {})
+    cls = getattr(importlib.import_module(module), attr)
+    return cls.build(arg or None, env_id=env_id, seed=seed, config=config or {})

@@ -17,6 +17,14 @@ class Agent(ABC):
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
 
+    @classmethod
+    def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> Agent:
+        """Construct from a spec string's parts (see :func:`agents.make`); agents that take an
+        argument or need the env's rules override this."""
+        if arg:
+            raise ValueError(f"agent {cls.name!r} takes no argument (got {arg!r})")
+        return cls(seed)
+
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """An action id with ``action_mask[id] == 1``."""
