@@ -16,6 +16,7 @@ __all__ = ["Agent", "GameResult", "RandomAgent", "available", "make", "play_game
 # spec name -> env id ("*" for any env) -> "module:AgentClass", built by AgentClass.build.
 _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "agents.base:RandomAgent"},
+    "greedy": {"continental_v0": "agents.continental_greedy:GreedyAgent"},
 }
 
 

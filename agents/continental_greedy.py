@@ -1,0 +1,48 @@
+"""A simple greedy Continental Rummy agent: collect ranks, shed singletons, go out at once.
+
+It reads only its own observation (through ``LAYOUT``), so it is fair by construction. It is a
+baseline that clearly beats random play, not a strong player.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent
+from envs.continental import actions as A
+from envs.continental.observation import LAYOUT
+from envs.continental.rules import CARD_VALUES
+from envs.core.cards import JOKER, NUM_RANKS
+
+_RANK_OF = np.arange(JOKER) % NUM_RANKS
+
+
+class GreedyAgent(Agent):
+    """Take a discard that matches a held rank (or a joker); go out whenever legal; otherwise
+    discard the card whose rank has the fewest copies in hand, the most expensive first;
+    buy a discard that completes a group."""
+
+    name = "greedy"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        hand = observation[LAYOUT["hand"]]
+        per_rank = np.bincount(_RANK_OF, weights=hand[:JOKER], minlength=NUM_RANKS)
+        top = np.flatnonzero(observation[LAYOUT["top_discard"]])
+        if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
+            wanted = top.size and (top[0] == JOKER or per_rank[top[0] % NUM_RANKS] >= 1)
+            return A.DRAW_DISCARD if wanted and action_mask[A.DRAW_DISCARD] else A.DRAW_STOCK
+        if action_mask[A.BUY]:
+            completes = top.size and top[0] != JOKER and per_rank[top[0] % NUM_RANKS] >= 2
+            return A.BUY if completes else A.PASS
+        go_out = np.flatnonzero(action_mask[A.GO_OUT : A.GO_OUT + JOKER + 1])
+        if go_out.size:
+            return A.GO_OUT + int(go_out[np.argmax(CARD_VALUES[go_out])])
+        if action_mask[A.GO_OUT_NO_DISCARD]:
+            return A.GO_OUT_NO_DISCARD
+        kinds = np.flatnonzero(action_mask[A.DISCARD : A.DISCARD + JOKER + 1])
+        naturals = kinds[kinds != JOKER]
+        if naturals.size == 0:
+            return A.DISCARD + int(kinds[0])
+        # fewest copies of the rank first, then the most expensive card
+        key = per_rank[naturals % NUM_RANKS] * 100 - CARD_VALUES[naturals]
+        return A.DISCARD + int(naturals[np.argmin(key)])

@@ -1,0 +1,92 @@
+"""Continental Rummy observation: what a careful player at the table knows, ego-centric.
+
+Seats are ordered from the observer (self first, then clockwise) and padded to 8 so one
+network plays every table size. Other hands and the stock order never appear; every card ever
+discarded or taken from the pile is public and is remembered per seat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.continental.config import MAX_PLAYERS, Config
+from envs.continental.rules import PHASES, ContinentalState
+from envs.core.cards import NUM_KINDS
+from envs.core.game import Observer
+
+_BLOCKS = [
+    ("hand", NUM_KINDS),  # my cards, count per kind
+    ("top_discard", NUM_KINDS),  # one-hot of the card on the discard pile
+    ("discard_pile", NUM_KINDS),  # counts of the cards now in the pile
+    ("discarded_by", MAX_PLAYERS * NUM_KINDS),  # per seat: cards it discarded this round
+    ("taken_by", MAX_PLAYERS * NUM_KINDS),  # per seat: cards it took from the pile this round
+    ("hand_sizes", MAX_PLAYERS),
+    ("totals", MAX_PLAYERS),  # series penalty totals / 100
+    ("active", MAX_PLAYERS),  # seat plays this round (0 for padding and tie-break onlookers)
+    ("dealer", MAX_PLAYERS),  # one-hot
+    ("phase", len(PHASES)),  # one-hot: draw, discard, buy
+    ("stock_size", 1),  # / 100
+    ("rounds_left", 1),  # rounds still to play in a match episode after this one (0 in "round")
+    ("tiebreak", 1),
+]
+
+LAYOUT: dict[str, slice] = {}
+_offset = 0
+for _name, _size in _BLOCKS:
+    LAYOUT[_name] = slice(_offset, _offset + _size)
+    _offset += _size
+SIZE = _offset
+
+
+class ContinentalObserver(Observer):
+    """Encodes a :class:`ContinentalState` for one seat; see ``LAYOUT`` for the blocks."""
+
+    layout = LAYOUT
+    size = SIZE
+
+    def __init__(self, config: Config):
+        self.config = config
+        n = config.num_players
+        self._order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
+        self.low = np.zeros(SIZE, np.float32)
+        self.high = np.full(SIZE, float(config.max_turns_per_round), np.float32)
+        self.high[LAYOUT["totals"]] = 1e6  # series totals have no natural bound
+        self.high[LAYOUT["rounds_left"]] = 1e6
+
+    def encode(self, state: ContinentalState, player: int) -> np.ndarray:
+        n = self.config.num_players
+        order = self._order[player]
+        obs = np.zeros(SIZE, np.float32)
+        obs[LAYOUT["hand"]] = state.hands[player]
+        if state.discard:
+            obs[LAYOUT["top_discard"].start + state.discard[-1]] = 1.0
+            obs[LAYOUT["discard_pile"]] = np.bincount(state.discard, minlength=NUM_KINDS)
+        for name in ("discarded_by", "taken_by"):
+            _rotate_into(obs, LAYOUT[name].start, getattr(state, name).ravel(), player * NUM_KINDS)
+        start = LAYOUT["hand_sizes"].start
+        obs[start : start + n] = state.hands.sum(axis=1)[order]
+        start = LAYOUT["totals"].start
+        obs[start : start + n] = state.totals[order] / 100.0
+        start = LAYOUT["active"].start
+        for p in state.active:
+            obs[start + (p - player) % n] = 1.0
+        obs[LAYOUT["dealer"].start + (state.dealer - player) % n] = 1.0
+        obs[LAYOUT["phase"].start + state.phase] = 1.0
+        obs[LAYOUT["stock_size"].start] = len(state.stock) / 100.0
+        obs[LAYOUT["rounds_left"].start] = self._rounds_left(state)
+        obs[LAYOUT["tiebreak"].start] = state.tiebreak
+        return obs
+
+    def _rounds_left(self, state: ContinentalState) -> float:
+        cfg = self.config
+        limit = cfg.num_rounds if cfg.target_score is not None else cfg.rounds
+        if cfg.episode == "round" or state.tiebreak or limit is None:
+            return 0.0
+        return float(max(0, limit - state.rounds_played - 1))
+
+
+def _rotate_into(obs: np.ndarray, start: int, flat: np.ndarray, shift: int) -> None:
+    """Write a per-seat block (seats concatenated) so the observer's seat comes first."""
+    tail = len(flat) - shift
+    obs[start : start + tail] = flat[shift:]
+    obs[start + tail : start + len(flat)] = flat[:shift]

@@ -1,0 +1,1 @@
+"""Mariage: engine, observation and PettingZoo env (``mariage_v0``)."""

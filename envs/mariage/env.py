@@ -1,0 +1,82 @@
+"""Mariage (``mariage_v0``): the German two-player ancestor of Sixty-Six.
+
+Rules (spec: ``shared/rules/mariage.md``). 32 cards, A 10 K Q J 9 8 7 per suit (card points
+A 11, 10 10, K 4, Q 3, J 2; 120 in all). Six cards each; the 13th card, face up under the
+19-card talon, is the trump indicator and the last card drawn. The non-dealer leads. While the
+talon is open anything may be played; after each trick the winner draws, then the loser (who
+gets the indicator on the last draw). Once the talon is exhausted or closed, the follower must
+follow suit, else trump, else play anything. A trick goes to the higher card of the led suit or
+to a trump. Before leading, the leader may exchange the trump 7 for the indicator, close the
+talon (its cards leave play), and declare a K-Q marriage (20, trumps 40; open phase only) and
+lead one of the pair; marriage points count once the declarer has won a trick. Either player
+may claim 66 at any own turn, also right after declaring a marriage: a valid claim scores 1
+game point (opponent 33-65), 2 (below 33) or 3 (no trick); a false one gives the opponent 2.
+A closer who does not reach 66 gives the opponent 2 (3 if the opponent had no trick when the
+talon was closed). A deal played out without close or claim goes to the higher score (tie:
+the non-dealer), game points by the same table. A match goes to 7 game points; the deal
+alternates.
+
+Flags (``mariage_v0`` keyword arguments, all validated):
+
+==============================  ===============  ===========================================
+flag                            default          alternatives
+==============================  ===============  ===========================================
+``exchange_requires_trick``     False            True: the Sixty-Six rule
+``exchange_min_facedown``       1                2: no exchange before the last trick's draw
+``marriages_in_closed_phase``   False            True
+``must_head_trick``             False            True: win the trick when possible
+``allow_false_claims``          True             False: claim masked unless the score is 66+
+``false_claim_points``          2                1, 3
+``closing_penalty``             2                1, 3
+``closing_penalty_no_trick``    3                1, 2
+``last_trick_bonus``            False            True: +10 for trick 16 (talon not closed)
+``match_mode``                  "game_points"    "raw_points" (deal scores summed),
+                                                 "three_in_a_row" (consecutive deals won)
+``match_target``                None             int; None = 7, 1000 or 3 by ``match_mode``
+``episode``                     "deal"           "match"
+``reward``                      "points"         "win"
+``max_turns``                   10000            actions per episode before truncation
+==============================  ===============  ===========================================
+
+Actions (``Discrete(39)``, :mod:`envs.mariage.actions`): 0-31 ``play c`` (card id
+``suit * 8 + r``, r = A 10 K Q J 9 8 7, suits S H D C), 32-35 ``marry s`` (declare; the next
+action leads its K or Q, or claims), 36 ``exchange``, 37 ``close``, 38 ``claim``.
+
+Observation (``Box(float32, 260)``, slices named in
+:data:`envs.mariage.observation.LAYOUT`): own hand, face-up indicator, the card led in the
+current trick, cards played by me and by the opponent, cards the opponent is known to hold,
+the indicator put out of play by a close, trump suit, marriages declared by each, phase,
+my turn, talon closed by me / by the opponent / exhausted, whether I dealt, whether the
+non-closer had no trick at the close; then scalars: card points, marriage points and score of
+each (/120), tricks won (/16), talon size (/20), and match standing (game points /7, raw points
+/1000, deals won in a row /3).
+
+Rewards: ``"points"`` gives the deal's game points, + to the winner and - to the loser (in a
+match, at the end of every deal); ``"win"`` gives +1/-1 for the deal (or, with
+``episode="match"``, for the match). ``info`` carries the deal's scores, game points and the
+config, and at the end ``result`` (winner, game points, scores and the reason in words);
+matches add every deal's result.
+
+Version History
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+from envs.core.aec import CardGameEnv, wrap
+from envs.mariage.config import Config
+from envs.mariage.observation import MariageObserver
+from envs.mariage.rules import MariageGame
+
+__all__ = ["Config", "env", "raw_env"]
+
+
+def raw_env(render_mode: str | None = None, **rules) -> CardGameEnv:
+    """The unwrapped env: illegal actions raise ``ValueError``."""
+    config = Config.from_rules(**rules)
+    return CardGameEnv(MariageGame(config), MariageObserver(config), render_mode)
+
+
+def env(**kwargs) -> CardGameEnv:
+    """The env with PettingZoo's standard wrappers (an illegal action ends the episode)."""
+    return wrap(raw_env(**kwargs))

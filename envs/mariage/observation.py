@@ -1,0 +1,101 @@
+"""Mariage observations: what one player at the table knows and remembers, as a flat float32
+vector. The only place hidden information (the opponent's unseen cards, the talon order) is
+dropped.
+
+Card blocks are 32 long, indexed by Mariage card id (:mod:`envs.mariage.actions`); "me"/"opp"
+are relative to the observer. Every card that was ever face up is remembered: the indicator
+after a close (``indicator_out``), the cards each player played (the current trick's lead
+included), and the cards the opponent is known to hold (a shown marriage partner, the indicator
+taken by the trump-7 exchange, the indicator drawn last). Scores are public: every trick is
+seen, so each player's points are exactly known to both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.game import Observer
+from envs.mariage.rules import MariageGame, MariageState
+
+_BINARY = (
+    ("hand", 32), ("indicator", 32), ("lead", 32), ("played_me", 32), ("played_opp", 32),
+    ("opp_known", 32), ("indicator_out", 32), ("trump", 4), ("marriages_me", 4),
+    ("marriages_opp", 4), ("phase", 3), ("my_turn", 1), ("talon_state", 3), ("dealer", 1),
+    ("no_trick_at_close", 1),
+)
+# points: [my card points, my marriage points (pending while I have no trick), my score,
+#          the same three for the opponent] / 120;  tricks: [mine, opp's] / 16;
+# talon: cards left (out of play after a close) / 20;
+# match: [my game points / 7, opp's / 7, my raw points / 1000, opp's / 1000,
+#         my deals won in a row / 3, opp's / 3]  (all 0 in a one-deal episode)
+_SCALAR = (("points", 6), ("tricks", 2), ("talon", 1), ("match", 6))
+
+
+def _layout() -> tuple[dict[str, slice], int]:
+    layout, at = {}, 0
+    for key, n in _BINARY + _SCALAR:
+        layout[key] = slice(at, at + n)
+        at += n
+    return layout, at
+
+
+LAYOUT, SIZE = _layout()
+NUM_BITS = LAYOUT["no_trick_at_close"].stop
+_NUM_BYTES = (NUM_BITS + 7) // 8
+_SHIFT = {key: LAYOUT[key].start for key, _ in _BINARY}
+
+
+class MariageObserver(Observer):
+    """Encodes a :class:`MariageState` for one player (layout in :data:`LAYOUT`)."""
+
+    layout = LAYOUT
+    size = SIZE
+
+    def __init__(self, config=None):
+        self.config = config
+        self.low = np.zeros(SIZE, dtype=np.float32)
+        self.high = np.ones(SIZE, dtype=np.float32)
+        self.high[LAYOUT["points"]] = 2.0  # a score may exceed 120 with marriages
+        self.high[LAYOUT["match"]] = 1e6  # a long match keeps counting
+        self._buf = np.zeros(SIZE, dtype=np.float32)
+
+    def encode(self, s: MariageState, player: int) -> np.ndarray:
+        me, op = player, 1 - player
+        sh = _SHIFT
+        visible = s.closed_by < 0 and s.talon
+        x = (s.hands[me] | s.played[me] << sh["played_me"] | s.played[op] << sh["played_opp"]
+             | (s.known[op] & s.hands[op]) << sh["opp_known"]
+             | s.marriages[me] << sh["marriages_me"] | s.marriages[op] << sh["marriages_opp"]
+             | 1 << (sh["trump"] + s.trump))
+        if visible:
+            x |= 1 << (sh["indicator"] + s.talon[0])
+        elif s.closed_by >= 0:
+            x |= 1 << (sh["indicator_out"] + s.talon[0])
+            x |= 1 << (sh["talon_state"] + (s.closed_by != me))
+            if s.no_trick_at_close:
+                x |= 1 << sh["no_trick_at_close"]
+        else:
+            x |= 1 << (sh["talon_state"] + 2)
+        if s.lead >= 0:
+            x |= 1 << (sh["lead"] + s.lead)
+        if s.phase <= 2:
+            x |= 1 << (sh["phase"] + s.phase)
+            if s.to_move == me:
+                x |= 1 << sh["my_turn"]
+        if s.dealer == me:
+            x |= 1 << sh["dealer"]
+        buf = self._buf
+        buf[:NUM_BITS] = np.unpackbits(
+            np.frombuffer(x.to_bytes(_NUM_BYTES, "little"), dtype=np.uint8),
+            count=NUM_BITS, bitorder="little")
+        tp, mp, tr = s.trick_points, s.marriage_points, s.tricks
+        my_score = MariageGame.score(s, me)
+        op_score = MariageGame.score(s, op)
+        buf[NUM_BITS:] = (
+            tp[me] / 120, mp[me] / 120, my_score / 120, tp[op] / 120, mp[op] / 120,
+            op_score / 120, tr[me] / 16, tr[op] / 16, len(s.talon) / 20,
+            s.game_points[me] / 7, s.game_points[op] / 7, s.raw_points[me] / 1000,
+            s.raw_points[op] / 1000, s.streak[me] / 3, s.streak[op] / 3,
+        )
+        return buf.copy()
+

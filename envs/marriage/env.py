@@ -1,0 +1,115 @@
+"""Marriage (``marriage_v0``): Nepal's three-deck rummy with a wild rank, dublees and tunnelas.
+
+Rules (seed 000; spec ``shared/rules/marriage.md``). 3–6 players, three decks and three
+printed jokers (159 cards); 21 cards each. The top stock card is turned as the indicator (out
+of play): every card of the next rank up (2 < … < K < A < 2) is wild this round, in all suits,
+as are the printed jokers. A turn: draw the top stock card or the top discard, then one of
+- discard one card;
+- show: discard one card and lay the other 21 in melds — sequences (3+ consecutive cards of one
+  suit, ace low or high, no wrap) and groups (3+ cards of one rank, duplicates allowed; three
+  identical cards are a tunnela), wilds filling gaps, every meld with a card not acting as a
+  wild, and at least one *life* (a sequence with no wild card, not even one in its own place);
+- dublee swap: set two identical non-wild cards aside face up and take the first wild card found
+  searching the stock from the top (the top card if there is none) instead of discarding.
+A valid show ends the round: the shower scores 0, every other player the minimum deadwood over
+arrangements that hold the required lives (the whole hand without them): 2–10 face value,
+J Q K 10, ace 10, any unmelded wild card 20. When the stock runs out the discard pile except
+its top card is shuffled into a new stock; if nothing can be drawn any more the round is void.
+A session is 2 × players rounds; the lowest total wins, ties go to an extra round.
+
+Flags (``envs.make("marriage_v0", **flags)``):
+
+==================================  ============  ==========================================
+flag                                default       alternatives
+==================================  ============  ==========================================
+num_players                         4             3..6 (3..4 with decks=2)
+allow_two_players                   False         True (2 players, outside the seed)
+decks                               3             2 (106 cards)
+printed_jokers                      None (=decks) 0
+hand_size                           None          21 (3 decks); 13 (default), 16 (2 decks)
+wild_scope                          "rank"        "rank_and_suit" (next rank, same suit only)
+printed_joker_indicator             "redraw"      "aces_wild", "printed_only"
+allow_wraparound                    False         True (K-A-2 is a sequence)
+wild_in_natural_place_is_pure       False         True (7H 8H 9H with 8s wild is a life)
+tunnela_counts_as_life              False         True
+allow_all_wild_melds                False         True (Jk Jk Jk is a meld)
+max_group_size                      None          int >= 3
+lives_required                      1             2
+dublee_swap                         True          False (the no-dublee variant)
+show_requires_discard               True          False (all 22 cards melded, no discard)
+invalid_show                        "forbid"      "penalize" (show always offered; a false
+                                                  show costs max(penalty, hand value) and
+                                                  puts the player out of the round)
+invalid_show_penalty                100           int >= 0
+ace_penalty                         10            1
+joker_penalty                       20            int >= 0 (any unmelded wild card)
+tunnela_bonus                       0             int: minus this per tunnela a loser melds
+num_rounds                          None (=2n)    int >= 1
+target_score                        None          int: the session ends after the round in
+                                                  which a total reaches it
+tiebreak_players                    "all"         "tied_only"
+settle_each_round                   False         True (match rewards paid every round)
+forbid_rediscard_of_drawn_discard   True          False
+deadlock                            "void"        —
+ruleset                             "seed"        — ("nepali_traditional" not implemented)
+episode                             "round"       "match" (the whole session, tie-breaks too)
+reward                              "points"      "zero_sum", "win"
+max_turns_per_round                 1000          safety limit: the episode ends truncated
+==================================  ============  ==========================================
+
+Where the spec leaves room the engine decides as documented in :mod:`envs.marriage.rules`
+(a redrawn joker indicator goes back below the top card; a show may discard the card just taken
+from the pile; an invalid show still discards, reveals the rest and charges
+max(invalid_show_penalty, their value); void rounds count as played; a ``tunnela_bonus`` counts
+the tunnelas of the minimum-deadwood arrangement; tie-break penalties add to the totals).
+
+Actions: ``Discrete(162)``, static ids (:mod:`envs.marriage.actions`): 0 draw from the stock,
+1 take the top discard, 2–54 discard kind, 55–107 show discarding kind, 108 show without a
+discard (``show_requires_discard=False``), 109–161 dublee swap of kind. Card kinds are
+``suit * 13 + rank`` (suits S H D C, rank A=0..K=12) and 52 = printed joker. Under
+``invalid_show="forbid"`` a show is in the mask only when it is valid.
+
+Observation: ``{"observation": float32[1693], "action_mask": int8[162]}``; the named blocks
+are in :data:`envs.marriage.observation.LAYOUT`: own hand (counts per kind), wild kinds, wild
+rank, indicator, top discard, discard pile, per-seat discards, pick-ups from the pile, dublees
+set aside and hands revealed by invalid shows, hand sizes, totals / 100, seats in the round,
+dealer, phase, stock size / 100, jokers redrawn, turn / max_turns_per_round, rounds left,
+tie-break flag; seats ego-centric (self first, then clockwise) and padded to 6.
+
+Rewards: ``"points"`` — minus the round penalty; ``"zero_sum"`` — the mean penalty of the
+round's players minus one's own; ``"win"`` — +1 to the winner (the shower, or the session
+winner), −1/(n−1) to everyone else. In a round episode the reward comes when the round ends; in
+a match episode once at the end (sums of the round penalties, or the session winner), or every
+round with ``settle_each_round=True``. Void and truncated rounds score nothing. ``info`` at the
+end carries ``winner``, ``totals`` and ``rounds``: for each round the indicator, wild rank,
+penalties, and every player's hand, best arrangement (melds with their lives and the cards
+acting as wilds), deadwood and penalty, so the scoring can be checked by hand.
+:func:`envs.marriage.scoring.score_hand` scores any hand the same way.
+
+Illegal actions: the raw env raises ``ValueError`` naming the action, the player and the legal
+actions; ``env()`` applies PettingZoo's convention (the episode ends, the offender gets -1).
+
+Version History
+- v0: initial release.
+"""
+
+from __future__ import annotations
+
+from envs.core.aec import CardGameEnv, wrap
+from envs.core.config import build_config
+from envs.marriage.config import GAME, Config
+from envs.marriage.observation import MarriageObserver
+from envs.marriage.rules import MarriageGame
+
+__all__ = ["Config", "env", "raw_env"]
+
+
+def raw_env(render_mode: str | None = None, **rules) -> CardGameEnv:
+    """The unwrapped AEC env; illegal actions raise ``ValueError``."""
+    config = build_config(Config, GAME, rules)
+    return CardGameEnv(MarriageGame(config), MarriageObserver(config), render_mode)
+
+
+def env(render_mode: str | None = None, **rules):
+    """The AEC env with PettingZoo's standard wrappers."""
+    return wrap(raw_env(render_mode, **rules))

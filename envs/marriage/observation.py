@@ -1,0 +1,111 @@
+"""Marriage observation: what a careful player at the table knows, ego-centric.
+
+Seats are ordered from the observer (self first, then clockwise) and padded to 6 so one
+network plays every table size. Other hands and the stock order never appear (nor the card a
+dublee swap brought); every card ever face up is public and remembered per seat: discards,
+pick-ups from the pile, dublees set aside, hands revealed by an invalid show.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.cards import NUM_KINDS, NUM_RANKS
+from envs.core.game import Observer
+from envs.marriage.config import MAX_PLAYERS, Config
+from envs.marriage.rules import PHASES, MarriageState
+
+_SEATS = MAX_PLAYERS * NUM_KINDS
+_BLOCKS = [
+    ("hand", NUM_KINDS),  # my cards, count per kind
+    ("wild", NUM_KINDS),  # 1 for each wild kind this round (wild rank, scope, printed jokers)
+    ("wild_rank", NUM_RANKS + 1),  # one-hot rank A..K, last slot: no wild rank
+    ("indicator", NUM_KINDS),  # one-hot
+    ("top_discard", NUM_KINDS),  # one-hot of the card on the discard pile
+    ("discard_pile", NUM_KINDS),  # counts of the cards now in the pile (the next stock)
+    ("discarded_by", _SEATS),  # per seat: cards it discarded this round
+    ("taken_by", _SEATS),  # per seat: cards it took from the pile this round
+    ("set_aside", _SEATS),  # per seat: dublees it set aside
+    ("revealed", _SEATS),  # per seat: its hand, once an invalid show revealed it
+    ("hand_sizes", MAX_PLAYERS),
+    ("totals", MAX_PLAYERS),  # session penalty totals / 100
+    ("active", MAX_PLAYERS),  # seat plays this round (0: padding, out, tie-break onlooker)
+    ("dealer", MAX_PLAYERS),  # one-hot
+    ("phase", len(PHASES) - 1),  # one-hot: draw, discard
+    ("stock_size", 1),  # / 100
+    ("jokers_redrawn", 1),  # printed jokers turned as indicator and put back in the stock
+    ("turn", 1),  # turns played this round / max_turns_per_round
+    ("rounds_left", 1),  # regular rounds still to play after this one (match episodes)
+    ("tiebreak", 1),
+]
+
+LAYOUT: dict[str, slice] = {}
+_offset = 0
+for _name, _size in _BLOCKS:
+    LAYOUT[_name] = slice(_offset, _offset + _size)
+    _offset += _size
+SIZE = _offset
+
+
+class MarriageObserver(Observer):
+    """Encodes a :class:`MarriageState` for one seat; see ``LAYOUT`` for the blocks."""
+
+    layout = LAYOUT
+    size = SIZE
+
+    def __init__(self, config: Config):
+        self.config = config
+        n = config.num_players
+        self._order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
+        self.low = np.zeros(SIZE, np.float32)
+        self.high = np.full(SIZE, float(max(config.max_turns_per_round, 22)), np.float32)
+        self.high[LAYOUT["stock_size"]] = 2.0
+        self.high[LAYOUT["turn"]] = 1.0
+        # Totals have no natural bound (tie-breaks, tunnela bonuses below zero).
+        self.low[LAYOUT["totals"]] = -1e6
+        self.high[LAYOUT["totals"]] = 1e6
+        self.high[LAYOUT["rounds_left"]] = config.rounds
+
+    def encode(self, state: MarriageState, player: int) -> np.ndarray:
+        n = self.config.num_players
+        order = self._order[player]
+        obs = np.zeros(SIZE, np.float32)
+        obs[LAYOUT["hand"]] = state.hands[player]
+        obs[LAYOUT["wild"]] = state.wild
+        obs[LAYOUT["wild_rank"].start + (state.wild_rank if state.wild_rank >= 0 else NUM_RANKS)] = 1
+        obs[LAYOUT["indicator"].start + state.indicator] = 1
+        if state.pile:
+            obs[LAYOUT["top_discard"].start + state.pile[-1]] = 1
+        obs[LAYOUT["discard_pile"]] = state.pile_counts
+        span = n * NUM_KINDS
+        for name, table in (
+            ("discarded_by", state.discarded_by),
+            ("taken_by", state.taken_by),
+            ("set_aside", state.set_aside),
+            ("revealed", state.revealed),
+        ):
+            start = LAYOUT[name].start
+            obs[start : start + span] = table[order].ravel()
+        start = LAYOUT["hand_sizes"].start
+        obs[start : start + n] = state.hands[order].sum(axis=1)
+        start = LAYOUT["totals"].start
+        obs[start : start + n] = state.totals[order] / 100.0
+        start = LAYOUT["active"].start
+        for i, p in enumerate(order):
+            obs[start + i] = p in state.active and p not in state.dead
+            if p == state.dealer:
+                obs[LAYOUT["dealer"].start + i] = 1
+        if not state.over:
+            obs[LAYOUT["phase"].start + state.phase] = 1
+        obs[LAYOUT["stock_size"].start] = len(state.stock) / 100.0
+        obs[LAYOUT["jokers_redrawn"].start] = state.jokers_redrawn
+        obs[LAYOUT["turn"].start] = state.turns / self.config.max_turns_per_round
+        obs[LAYOUT["rounds_left"].start] = self._rounds_left(state)
+        obs[LAYOUT["tiebreak"].start] = state.tiebreak
+        return obs
+
+    def _rounds_left(self, state: MarriageState) -> float:
+        cfg = self.config
+        if cfg.episode == "round" or state.tiebreak:
+            return 0.0
+        return float(max(0, cfg.rounds - state.rounds_played - 1))

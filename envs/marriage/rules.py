@@ -1,0 +1,447 @@
+"""Marriage rules engine (seed 000, spec shared/rules/marriage.md).
+
+Hands are count vectors over card kinds; the stock and the discard pile are lists (top = last)
+because the dublee swap searches the stock from the top and reshuffles need an order. Every
+meld question (may this hand show, which discards show, a loser's minimum deadwood) goes
+through :mod:`envs.marriage.scoring`, which wraps the shared exact solver; the mask caches the
+one solve a step needs.
+
+Decisions where the spec leaves room (documented in the env docstring too):
+- a printed-joker indicator under ``"redraw"`` goes back below the top card, so the next card
+  turned is a different one; the number of redraws is public;
+- ``forbid_rediscard_of_drawn_discard`` forbids a plain discard of the kind just taken (either
+  identical copy); a show may discard it;
+- an invalid show (``"penalize"``) still makes its discard, reveals the other cards, and charges
+  ``max(invalid_show_penalty, value of those cards)``;
+- a void (deadlocked) round counts as played in a session; a round cut by
+  ``max_turns_per_round`` ends the whole episode as truncated;
+- every round's penalties, tie-break rounds included, add to the session totals; the tie-break
+  winner is the tied player with the lowest penalty in that round.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from envs.core.cards import JOKER, NUM_KINDS, cards_str, card_str, from_counts, shoe
+from envs.core.game import Game, State
+from envs.marriage import actions as A
+from envs.marriage.config import Config
+from envs.marriage.scoring import Scorer, wild_cards, wild_rank_str
+
+DRAW, DISCARD, OVER = 0, 1, 2
+PHASES = ("draw", "discard", "over")
+
+
+@dataclass
+class MarriageState(State):
+    """Everything about one episode; public history is kept incrementally for observations."""
+
+    seed: int
+    rng: np.random.Generator
+    hands: np.ndarray  # (players, kinds) counts
+    discarded_by: np.ndarray  # (players, kinds): every card each seat discarded this round
+    taken_by: np.ndarray  # (players, kinds): every card each seat took from the pile
+    set_aside: np.ndarray  # (players, kinds): dublees set aside by swaps (face up)
+    revealed: np.ndarray  # (players, kinds): hands shown by invalid shows (face up)
+    pile_counts: np.ndarray  # (kinds,) the discard pile as counts
+    totals: np.ndarray  # session penalty totals
+    returns: np.ndarray
+    dealer: int
+    active: list[int]  # seats dealt in this round
+    dead: list[int] = field(default_factory=list)  # seats out of this round by an invalid show
+    fixed_penalty: dict[int, int] = field(default_factory=dict)
+    stock: list[int] = field(default_factory=list)
+    pile: list[int] = field(default_factory=list)
+    indicator: int = -1
+    wild: np.ndarray = field(default_factory=lambda: np.zeros(NUM_KINDS, bool))
+    wild_rank: int = -1  # -1: no wild rank (printed jokers only)
+    jokers_redrawn: int = 0
+    phase: int = DRAW
+    current: int = 0
+    drawn_discard: int = -1
+    turns: int = 0
+    rounds_played: int = 0
+    tiebreak: bool = False
+    tied: list[int] = field(default_factory=list)
+    over: bool = False
+    truncated: bool = False
+    winner: int = -1  # of the match (or of the round in a round episode); -1 void/unknown
+    history: list[dict] = field(default_factory=list)
+
+    def clone(self) -> MarriageState:
+        """Cheaper than a deep copy: arrays and lists are copied, the rest is immutable."""
+        c = copy.copy(self)
+        for name in ("hands", "discarded_by", "taken_by", "set_aside", "revealed",
+                     "pile_counts", "totals", "returns"):
+            setattr(c, name, getattr(self, name).copy())
+        for name in ("active", "dead", "stock", "pile", "tied"):
+            setattr(c, name, list(getattr(self, name)))
+        c.fixed_penalty = dict(self.fixed_penalty)
+        c.history = list(self.history)
+        c.rng = copy.deepcopy(self.rng)
+        return c
+
+
+class MarriageGame(Game):
+    """The engine: :class:`~envs.core.game.Game` over :class:`MarriageState`."""
+
+    env_id = "marriage_v0"
+    num_actions = A.NUM_ACTIONS
+
+    def __init__(self, config: Config):
+        super().__init__(config)
+        self.num_players = config.num_players
+        self._shoe = shoe(config.decks, config.jokers)
+        self._scorers: dict[bytes, Scorer] = {}
+
+    def scorer(self, state: MarriageState) -> Scorer:
+        """The meld/penalty oracle for this round's wild cards (one per wild set, cached)."""
+        key = state.wild.tobytes()
+        if key not in self._scorers:
+            self._scorers[key] = Scorer(self.config, state.wild)
+        return self._scorers[key]
+
+    # -- episode and round set-up -------------------------------------------------------
+    def new_state(self, rng: np.random.Generator) -> MarriageState:
+        seed = int(rng.integers(2**63))
+        own = np.random.default_rng(seed)
+        n = self.num_players
+
+        def table(dtype=np.int16) -> np.ndarray:
+            return np.zeros((n, NUM_KINDS), dtype)
+
+        s = MarriageState(
+            seed=seed,
+            rng=own,
+            hands=table(np.int8),
+            discarded_by=table(),
+            taken_by=table(),
+            set_aside=table(np.int8),
+            revealed=table(np.int8),
+            pile_counts=np.zeros(NUM_KINDS, np.int16),
+            totals=np.zeros(n, np.int64),
+            returns=np.zeros(n),
+            dealer=int(own.integers(n)),
+            active=list(range(n)),
+        )
+        self._deal(s)
+        return s
+
+    def _deal(self, s: MarriageState) -> None:
+        cfg = self.config
+        deck = np.repeat(np.arange(NUM_KINDS), self._shoe)
+        s.rng.shuffle(deck)
+        size = cfg.deal_size
+        seats = self._seats_after(s, s.dealer)
+        m = len(seats)
+        for table in (s.hands, s.discarded_by, s.taken_by, s.set_aside, s.revealed):
+            table[:] = 0
+        # One card at a time clockwise from the dealer's left, off the top (end) of the deck.
+        dealt = deck[::-1][: m * size]
+        for i, p in enumerate(seats):
+            s.hands[p] = np.bincount(dealt[i::m], minlength=NUM_KINDS)
+        s.stock = deck[: len(deck) - m * size].tolist()
+        s.jokers_redrawn = 0
+        while True:
+            s.indicator = s.stock.pop()
+            if s.indicator != JOKER or cfg.printed_joker_indicator != "redraw":
+                break
+            s.stock.insert(int(s.rng.integers(len(s.stock))), JOKER)
+            s.jokers_redrawn += 1
+        s.wild, s.wild_rank = wild_cards(cfg, s.indicator)
+        s.pile = [s.stock.pop()]
+        s.pile_counts[:] = 0
+        s.pile_counts[s.pile[0]] = 1
+        s.dead, s.fixed_penalty = [], {}
+        s.phase, s.drawn_discard, s.turns = DRAW, -1, 0
+        s.current = seats[0]
+
+    def _seats_after(self, s: MarriageState, seat: int) -> list[int]:
+        """Seats still in the round clockwise from the left of ``seat`` (``seat`` itself last)."""
+        n = self.num_players
+        out = [(seat + k) % n for k in range(1, n + 1)]
+        return [p for p in out if p in s.active and p not in s.dead]
+
+    # -- queries ---------------------------------------------------------------------------
+    def current_player(self, state: MarriageState) -> int:
+        return -1 if state.over else state.current
+
+    def is_terminal(self, state: MarriageState) -> bool:
+        return state.over
+
+    def is_truncated(self, state: MarriageState) -> bool:
+        return state.truncated
+
+    def returns(self, state: MarriageState) -> np.ndarray:
+        return state.returns.copy()
+
+    def action_to_str(self, action: int) -> str:
+        return A.action_to_str(action)
+
+    def shoe(self, state: MarriageState) -> np.ndarray:
+        return self._shoe
+
+    def zones(self, state: MarriageState) -> dict[str, np.ndarray]:
+        z = {f"hand_{p}": state.hands[p] for p in range(self.num_players)}
+        z["stock"] = np.bincount(state.stock, minlength=NUM_KINDS)
+        z["discard"] = state.pile_counts
+        z["set_aside"] = state.set_aside.sum(axis=0)
+        z["indicator"] = np.bincount([state.indicator], minlength=NUM_KINDS)
+        return z
+
+    def _legal_mask(self, s: MarriageState) -> np.ndarray:
+        mask = np.zeros(A.NUM_ACTIONS, np.int8)
+        if s.over:
+            return mask
+        if s.phase == DRAW:
+            mask[A.DRAW_STOCK] = bool(s.stock)
+            mask[A.DRAW_DISCARD] = bool(s.pile)
+            return mask
+        cfg = self.config
+        hand = s.hands[s.current]
+        held = np.flatnonzero(hand)
+        mask[A.DISCARD + held] = 1
+        if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
+            mask[A.DISCARD + s.drawn_discard] = 0
+        penalize = cfg.invalid_show == "penalize"
+        if cfg.show_requires_discard:
+            if penalize:
+                mask[A.SHOW + held] = 1
+            else:
+                mask[A.SHOW : A.SHOW_ALL] = self.scorer(s).show_discards(hand)
+        else:
+            mask[A.SHOW_ALL] = penalize or self.scorer(s).can_show(hand)
+        if cfg.dublee_swap and s.stock:
+            pairs = (hand >= 2) & ~s.wild
+            mask[A.DUBLEE_SWAP : A.NUM_ACTIONS] = pairs
+        return mask
+
+    # -- transitions -------------------------------------------------------------------------
+    def _apply(self, s: MarriageState, a: int) -> None:
+        p = s.current
+        if s.phase == DRAW:
+            if a == A.DRAW_STOCK:
+                card, s.drawn_discard = self._pop_stock(s), -1
+            else:
+                card = s.drawn_discard = s.pile.pop()
+                s.pile_counts[card] -= 1
+                s.taken_by[p, card] += 1
+            s.hands[p, card] += 1
+            s.phase = DISCARD
+            s.turns += 1
+            return
+        if a >= A.DUBLEE_SWAP:
+            self._swap(s, p, a - A.DUBLEE_SWAP)
+        elif a == A.SHOW_ALL:
+            self._show(s, p)
+            return
+        else:
+            card = a - A.SHOW if a >= A.SHOW else a - A.DISCARD
+            s.hands[p, card] -= 1
+            s.pile.append(card)
+            s.pile_counts[card] += 1
+            s.discarded_by[p, card] += 1
+            if a >= A.SHOW:
+                self._show(s, p)
+                return
+        self._next_turn(s, p)
+
+    def _swap(self, s: MarriageState, p: int, card: int) -> None:
+        """Set the dublee aside face up and give the first wild card from the top of the stock
+        (or the top card when the stock holds none)."""
+        s.hands[p, card] -= 2
+        s.set_aside[p, card] += 2
+        for i in range(len(s.stock) - 1, -1, -1):
+            if s.wild[s.stock[i]]:
+                got = s.stock.pop(i)
+                break
+        else:
+            got = s.stock.pop()
+        s.hands[p, got] += 1
+        self._refill(s)
+
+    def _show(self, s: MarriageState, p: int) -> None:
+        """A valid show wins the round; an invalid one (only offered under ``"penalize"``) puts
+        the player out of the round with a fixed penalty."""
+        hand = s.hands[p]
+        if self.scorer(s).can_show(hand):
+            self._end_round(s, p)
+            return
+        s.dead.append(p)
+        s.revealed[p] = hand
+        s.fixed_penalty[p] = max(self.config.invalid_show_penalty, self.scorer(s).hand_value(hand))
+        alive = self._seats_after(s, p)
+        if len(alive) == 1:
+            self._end_round(s, alive[0])
+        else:
+            self._next_turn(s, p)
+
+    def _next_turn(self, s: MarriageState, p: int) -> None:
+        s.drawn_discard = -1
+        if s.turns >= self.config.max_turns_per_round:
+            s.over = s.truncated = True
+            return
+        self._refill(s)
+        if not s.stock:  # deadlock: nothing left to draw or recycle
+            self._end_round(s, -1)
+            return
+        s.phase, s.current = DRAW, self._seats_after(s, p)[0]
+
+    def _pop_stock(self, s: MarriageState) -> int:
+        card = s.stock.pop()
+        self._refill(s)
+        return card
+
+    def _refill(self, s: MarriageState) -> None:
+        """The moment the stock is empty, the discard pile except its top card is shuffled
+        into a new stock."""
+        if not s.stock and len(s.pile) > 1:
+            rest = np.array(s.pile[:-1])
+            s.rng.shuffle(rest)
+            s.stock = rest.tolist()
+            s.pile = s.pile[-1:]
+            s.pile_counts[:] = 0
+            s.pile_counts[s.pile[0]] = 1
+
+    # -- scoring and the session -------------------------------------------------------------
+    def _end_round(self, s: MarriageState, winner: int) -> None:
+        """Charge the round (``winner`` -1: void) and either end the episode or deal again."""
+        cfg = self.config
+        n = self.num_players
+        scorer = self.scorer(s)
+        penalties = np.zeros(n, np.int64)
+        players = {}
+        for q in s.active:
+            if winner < 0:
+                players[q] = {"hand": cards_str(from_counts(s.hands[q]))}
+                continue
+            if q in s.fixed_penalty:
+                penalties[q] = s.fixed_penalty[q]
+                players[q] = {"hand": cards_str(from_counts(s.hands[q])), "invalid_show": True,
+                              "penalty": int(penalties[q])}
+                continue
+            report = scorer.report(s.hands[q])
+            penalties[q] = 0 if q == winner else report["penalty"]
+            report["penalty"] = int(penalties[q])
+            players[q] = report
+        s.history.append(
+            {
+                "round": s.rounds_played + 1,
+                "tiebreak": s.tiebreak,
+                "dealer": s.dealer,
+                "indicator": card_str(s.indicator),
+                "wild_rank": wild_rank_str(s.wild_rank),
+                "winner": winner,
+                "void": winner < 0,
+                "penalties": penalties.tolist(),
+                "players": players,
+            }
+        )
+        s.totals += penalties
+        s.rounds_played += 1
+        won = self._round_reward(s, winner, penalties)
+        if cfg.settle_each_round or cfg.episode == "round":
+            s.returns += won
+        if cfg.episode == "round":
+            s.over, s.winner = True, winner
+            return
+        contenders = self._contenders(s, penalties)
+        if contenders is None:
+            s.dealer = (s.dealer + 1) % n
+            self._deal(s)
+        elif len(contenders) == 1:
+            self._finish_match(s, contenders[0])
+        else:
+            s.tiebreak, s.tied = True, contenders
+            s.active = list(range(n)) if cfg.tiebreak_players == "all" else contenders
+            s.dealer = (s.dealer + 1) % n
+            self._deal(s)
+
+    def _round_reward(self, s: MarriageState, winner: int, penalties: np.ndarray) -> np.ndarray:
+        reward = np.zeros(self.num_players)
+        if winner < 0:
+            return reward
+        rule = self.config.reward
+        if rule == "points":
+            reward -= penalties
+        elif rule == "zero_sum":
+            reward[s.active] = penalties[s.active].mean() - penalties[s.active]
+        else:
+            reward[s.active] = -1.0 / (len(s.active) - 1)
+            reward[winner] = 1.0
+        return reward
+
+    def _contenders(self, s: MarriageState, penalties: np.ndarray) -> list[int] | None:
+        """Players still in the running for the session after this round; ``None`` while the
+        regular rounds go on."""
+        cfg = self.config
+        if s.tiebreak:
+            round_pen = penalties[s.tied]
+            return [q for q, v in zip(s.tied, round_pen) if v == round_pen.min()]
+        reached = cfg.target_score is not None and s.totals.max() >= cfg.target_score
+        if not reached and s.rounds_played < cfg.rounds:
+            return None
+        return np.flatnonzero(s.totals == s.totals.min()).tolist()
+
+    def _finish_match(self, s: MarriageState, winner: int) -> None:
+        cfg = self.config
+        s.over, s.winner = True, winner
+        if cfg.settle_each_round:
+            return
+        n = self.num_players
+        if cfg.reward == "points":
+            s.returns = -s.totals.astype(float)
+        elif cfg.reward == "zero_sum":
+            s.returns = s.totals.mean() - s.totals.astype(float)
+        else:
+            s.returns = np.full(n, -1.0 / (n - 1))
+            s.returns[winner] = 1.0
+
+    # -- reporting -------------------------------------------------------------------------------
+    def info(self, state: MarriageState, player: int) -> dict:
+        info = {
+            "round": state.rounds_played + (not state.over),
+            "dealer": state.dealer,
+            "totals": state.totals.tolist(),
+        }
+        if state.over:
+            info["winner"] = state.winner
+            info["truncated"] = state.truncated
+            info["rounds"] = state.history
+        return info
+
+    def render(self, state: MarriageState, symbols: bool = True) -> str:
+        top = cards_str(state.pile[-1:], symbols) or "-"
+        wild = wild_rank_str(state.wild_rank) or "printed jokers only"
+        lines = [
+            f"Marriage  round {state.rounds_played + (not state.over)}"
+            f"{' (tie-break)' if state.tiebreak else ''}  dealer player_{state.dealer}  "
+            f"indicator {card_str(state.indicator, symbols)}  wild {wild}  "
+            f"stock {len(state.stock)}  discard {top} ({len(state.pile)})"
+        ]
+        for p in range(self.num_players):
+            mark = "*" if p == self.current_player(state) else " "
+            if p not in state.active:
+                cards = "(sits out)"
+            else:
+                cards = cards_str(from_counts(state.hands[p]), symbols)
+                if p in state.dead:
+                    cards += "  (invalid show: out of the round)"
+                if state.set_aside[p].any():
+                    cards += f"  set aside: {cards_str(from_counts(state.set_aside[p]), symbols)}"
+            lines.append(f"{mark}player_{p}  total {int(state.totals[p]):4d}  {cards}")
+        if state.truncated:
+            lines.append(f"round truncated after {state.turns} turns (max_turns_per_round)")
+        elif state.over and state.history:
+            last = state.history[-1]
+            if last["void"]:
+                lines.append("round void: nothing left to draw")
+            else:
+                shown = last["players"][last["winner"]]
+                melds = " | ".join(m["cards"] for m in shown.get("melds", []))
+                lines.append(f"player_{last['winner']} showed: {melds}")
+        return "\n".join(lines)

@@ -1,0 +1,178 @@
+"""Every meld question Marriage asks, in one place: show validity, show discards, a loser's
+penalty and the arrangement behind it, answered by the shared exact solver
+(:mod:`envs.core.melds`) under :class:`MeldRules` built from the Marriage :class:`Config`.
+
+Also the score helper :func:`score_hand` (JSON-ready, for the CLI and for people checking a
+round's scoring by hand).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from envs.core import melds
+from envs.core.cards import JOKER, NUM_KINDS, NUM_SUITS, RANKS, card_str, kind, parse_card, rank_of, suit_of
+from envs.core.config import build_config
+from envs.marriage.config import GAME, Config
+
+
+def wild_cards(config: Config, indicator: int) -> tuple[np.ndarray, int]:
+    """The round's wild kinds (53 bools) and wild rank (-1: printed jokers only) for this
+    indicator: the next rank up in the circular order 2 < … < K < A < 2 (spec §2.2)."""
+    wild = np.zeros(NUM_KINDS, bool)
+    wild[JOKER] = True
+    if indicator == JOKER:
+        rule = config.printed_joker_indicator
+        if rule == "redraw":
+            raise ValueError("a printed-joker indicator is redrawn under printed_joker_indicator="
+                             "'redraw'; give the card that stayed as indicator")
+        if rule == "printed_only":
+            return wild, -1
+        rank, suits = 0, range(NUM_SUITS)  # "aces_wild": no suit to follow, so every ace
+    else:
+        rank = (rank_of(indicator) + 1) % len(RANKS)
+        suits = range(NUM_SUITS) if config.wild_scope == "rank" else [suit_of(indicator)]
+    for s in suits:
+        wild[kind(rank, s)] = True
+    return wild, rank
+
+
+def wild_rank_str(rank: int) -> str | None:
+    """``"8"`` for a wild rank, ``None`` when only printed jokers are wild."""
+    return None if rank < 0 else RANKS[rank]
+
+
+def card_values(config: Config, wild: np.ndarray) -> np.ndarray:
+    """Penalty of each kind left unmelded: 2–10 face value, J Q K 10, ace ``ace_penalty``,
+    any wild card ``joker_penalty``."""
+    ranks = np.arange(NUM_KINDS) % len(RANKS)
+    values = np.minimum(ranks + 1, 10)
+    values[ranks == 0] = config.ace_penalty
+    values[wild] = config.joker_penalty
+    return values.astype(np.int64)
+
+
+class Scorer:
+    """The meld oracle for one config and one set of wild cards."""
+
+    def __init__(self, config: Config, wild: np.ndarray):
+        self.config = config
+        self.wild = wild.copy()
+        self.values = card_values(config, wild)
+        self.rules = melds.MeldRules(
+            wild=tuple(bool(w) for w in wild),
+            lives_required=config.lives_required,
+            allow_runs=True,
+            allow_groups=True,
+            group_mode="any",
+            max_group_size=config.max_group_size,
+            allow_wraparound=config.allow_wraparound,
+            wild_in_natural_place_is_pure=config.wild_in_natural_place_is_pure,
+            allow_all_wild_melds=config.allow_all_wild_melds,
+            tunnela_counts_as_life=config.tunnela_counts_as_life,
+            values=tuple(int(v) for v in self.values),
+            wild_penalty=config.joker_penalty,
+        )
+
+    def can_show(self, hand: np.ndarray) -> bool:
+        """Every card of ``hand`` in melds, with the required lives."""
+        return bool(melds.can_meld_all(hand, self.rules))
+
+    def show_discards(self, hand: np.ndarray) -> np.ndarray:
+        """53 bools: the kinds whose discard leaves a hand that can show (one solver pass)."""
+        return np.asarray(melds.show_discards(hand, self.rules), dtype=bool)
+
+    def hand_value(self, hand: np.ndarray) -> int:
+        """Value of every card in ``hand`` (what a loser without the required lives pays)."""
+        return int(self.values @ hand)
+
+    def report(self, hand: np.ndarray) -> dict:
+        """A loser's penalty and the arrangement behind it, JSON-ready: the minimum deadwood
+        over arrangements holding the required lives (else the whole hand), less
+        ``tunnela_bonus`` per tunnela melded in that arrangement."""
+        best = melds.min_deadwood(hand, self.rules)
+        shown = [_meld_dict(m) for m in best.melds]
+        tunnelas = sum(
+            len(m["cards"]) == 3 and len(set(m["cards"])) == 1 and not m["wild"] for m in shown
+        )
+        return {
+            "hand": [card_str(c) for c in _as_list(hand)],
+            "melds": shown,
+            "deadwood": [card_str(c) for c in _as_list(best.deadwood)],
+            "tunnelas": tunnelas,
+            "penalty": int(best.penalty) - self.config.tunnela_bonus * tunnelas,
+        }
+
+
+def _as_list(cards) -> list[int]:
+    """Card kinds of a count vector or of a list of kinds."""
+    arr = np.asarray(cards)
+    if arr.shape == (NUM_KINDS,) and arr.dtype != object and arr.max(initial=0) <= 3 and len(arr):
+        return np.repeat(np.arange(NUM_KINDS), arr).tolist()
+    return sorted(int(c) for c in cards)
+
+
+def _meld_dict(meld) -> dict:
+    return {
+        "cards": [card_str(c) for c in _as_list(meld.cards)],
+        "life": bool(meld.life),
+        "wild": [card_str(c) for c in _as_list(meld.wild)],
+    }
+
+
+def score_hand(cards: str | Iterable[str | int], indicator: str | int, **flags) -> dict:
+    """Score a Marriage hand under the rules ``flags`` (``Config`` fields), JSON-ready.
+
+    ``cards`` as ``parse_cards`` reads them (``"3H 4H 5H JK"``) or a list of cards;
+    ``indicator`` one card. A hand of ``hand_size`` cards (21) answers ``can_show``; a hand of
+    one more (22, after the draw) also lists ``show_discards``, the cards whose discard leaves
+    a valid show. ``penalty``, ``melds`` and ``deadwood`` are the hand's score as a loser.
+    """
+    config = build_config(Config, GAME, flags)
+    hand_kinds = _parse(cards)
+    ind = _parse([indicator] if isinstance(indicator, (str, int)) else indicator)
+    if len(ind) != 1:
+        raise ValueError(f"indicator {indicator!r}: expected exactly one card")
+    hand = np.bincount(hand_kinds, minlength=NUM_KINDS).astype(np.int8)
+    limit = np.full(NUM_KINDS, config.decks)
+    limit[JOKER] = config.jokers
+    limit[ind[0]] -= 1  # the indicator is out of play
+    over = np.flatnonzero(hand > limit)
+    if len(over):
+        raise ValueError(
+            f"cards {[card_str(c) for c in over]}: more copies than the shoe holds "
+            f"({config.decks} decks, {config.jokers} printed jokers, indicator {card_str(ind[0])})"
+        )
+    wild, rank = wild_cards(config, ind[0])
+    scorer = Scorer(config, wild)
+    report = scorer.report(hand)
+    out = {
+        "wild_rank": wild_rank_str(rank),
+        "wild_cards": [card_str(c) for c in np.flatnonzero(wild)],
+        "can_show": scorer.can_show(hand),
+        "show_discards": None,
+        "penalty": report["penalty"],
+        "melds": report["melds"],
+        "deadwood": report["deadwood"],
+    }
+    if len(hand_kinds) == config.deal_size + 1 and config.show_requires_discard:
+        ok = scorer.show_discards(hand) & (hand > 0)
+        out["show_discards"] = [card_str(c) for c in np.flatnonzero(ok)]
+        out["can_show"] = bool(ok.any())
+    return out
+
+
+def _parse(cards: str | Iterable[str | int]) -> list[int]:
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    out = []
+    for c in cards:
+        if isinstance(c, str):
+            out.append(parse_card(c))
+        elif isinstance(c, (int, np.integer)) and 0 <= c < NUM_KINDS:
+            out.append(int(c))
+        else:
+            raise ValueError(f"bad card {c!r}: expected a card string such as '10H' or a kind 0..52")
+    return out
