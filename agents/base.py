@@ -1,4 +1,5 @@
-"""The agent protocol and the one game loop that tests, benchmarks, tournaments and the CLI share."""
+"""The agent protocol and the one game loop that tests, benchmarks, tournaments and the CLI
+share."""
 
 from __future__ import annotations
 
@@ -49,7 +50,9 @@ class GameResult:
     infos: dict[str, dict] = field(default_factory=dict)
 
 
-def play_game(env, agents: list[Agent], seed: int | None = None, render: bool = False) -> GameResult:
+def play_game(
+    env, agents: list[Agent], seed: int | None = None, render: bool = False
+) -> GameResult:
     """Play one episode of a PettingZoo AEC ``env`` with ``agents[i]`` in seat ``player_i``.
 
     With ``render`` the env's text rendering is printed after the episode.

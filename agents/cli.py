@@ -1,8 +1,8 @@
 """The ``taas`` command line: list envs, play agents against each other, score a hand.
 
-    taas envs
-    taas play continental_v0 --agents greedy,random,random --rounds 3 --seed 1 --render
-    taas score continental --hand "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H" --json
+taas envs
+taas play continental_v0 --agents greedy,random,random --rounds 3 --seed 1 --render
+taas score continental --hand "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H" --json
 """
 
 from __future__ import annotations
@@ -30,7 +30,10 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--render", action="store_true", help="print the table and every round")
     play.add_argument(
-        "--rule", action="append", default=[], metavar="NAME=VALUE",
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help="a rule flag, e.g. --rule allow_buying=true (repeatable)",
     )
 
@@ -85,8 +88,12 @@ def _play(args: argparse.Namespace) -> int:
         rules.update(episode="match", num_rounds=args.rounds)
     env = envs.make(args.env_id, render_mode="ansi" if args.render else None, **rules)
     seats = [
-        agents.make(spec, args.env_id, seed=None if args.seed is None else args.seed * 1000 + i,
-                    config=rules)
+        agents.make(
+            spec,
+            args.env_id,
+            seed=None if args.seed is None else args.seed * 1000 + i,
+            config=rules,
+        )
         for i, spec in enumerate(specs)
     ]
     if series:

@@ -1,4 +1,7 @@
-"""Continental Rummy rule variants: one frozen, validated dataclass (spec: shared/rules/continental.md)."""
+"""Continental Rummy rule variants: one frozen, validated dataclass.
+
+Spec: shared/rules/continental.md.
+"""
 
 from __future__ import annotations
 

@@ -127,7 +127,9 @@ class CardGameEnv(AECEnv):
             a = int(action)
         except (TypeError, ValueError):
             return False
-        return 0 <= a < self.game.num_actions and bool(self.game.legal_mask(self.state)[a])
+        if a != action or not 0 <= a < self.game.num_actions:
+            return False
+        return bool(self.game.legal_mask(self.state)[a])
 
     def _terminate_illegal(self, agent: str) -> None:
         EnvLogger.warn_on_illegal_move()

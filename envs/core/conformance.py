@@ -61,8 +61,9 @@ def _play(game: Game, observer: Observer, seed: int, max_steps: int, every: int)
         if every and step % every == 0:
             _check_mask_exact(game, state, mask)
         action = int(rng.choice(np.flatnonzero(mask)))
-        trace.append((player, action, mask.tobytes(), b"".join(o.tobytes() for o in obs),
-                      returns.tolist()))
+        trace.append(
+            (player, action, mask.tobytes(), b"".join(o.tobytes() for o in obs), returns.tolist())
+        )
         game.apply_action(state, action)
     raise AssertionError("unreachable")
 

@@ -72,16 +72,24 @@ class Game(ABC):
                 f"player {player} tried action {action}, but it is "
                 f"{'nobody' if mover < 0 else f'player {mover}'}'s turn"
             )
-        mask = self.legal_mask(state)
-        if not (0 <= int(action) < self.num_actions and mask[int(action)]):
-            legal = ", ".join(self.action_to_str(a) for a in np.flatnonzero(mask))
-            name = self.action_to_str(action) if 0 <= int(action) < self.num_actions else "?"
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            a = -1
+        if not (0 <= a < self.num_actions) or a != action:
             raise ValueError(
-                f"illegal action {action} ({name}) for player {mover}; "
+                f"action {action!r} for player {mover} is not an action id "
+                f"0..{self.num_actions - 1}"
+            )
+        mask = self.legal_mask(state)
+        if not mask[a]:
+            legal = ", ".join(self.action_to_str(x) for x in np.flatnonzero(mask))
+            raise ValueError(
+                f"illegal action {a} ({self.action_to_str(a)}) for player {mover}; "
                 f"legal: {legal or 'none (episode over)'}"
             )
         state.mask = None
-        self._apply(state, int(action))
+        self._apply(state, a)
 
     @abstractmethod
     def _legal_mask(self, state: State) -> np.ndarray:

@@ -1,0 +1,30 @@
+# Quickstart targets: each creates .venv if needed, installs what it needs, then runs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip
+
+.PHONY: demo test bench lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+demo: $(BIN)/python
+	$(PIP) install -q -e .
+	$(BIN)/taas play continental_v0 --agents greedy,greedy,random,random --rounds 4 --seed 1 --render
+
+test: $(BIN)/python
+	$(PIP) install -q -e ".[dev]"
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -n 2
+
+bench: $(BIN)/python
+	$(PIP) install -q -e ".[peers]"
+	$(BIN)/python -m benchmarks.speed --out results/speed.json
+
+lint: $(BIN)/python
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) results .pytest_cache .ruff_cache

@@ -1,0 +1,181 @@
+"""continental_v0 as a PettingZoo env: API, seeding, conformance, hidden information, bad input."""
+
+import warnings
+
+import numpy as np
+import pytest
+from continental_helpers import discard_phase
+from pettingzoo.test import api_test, seed_test
+
+import envs
+from envs.continental import actions as A
+from envs.continental.config import Config
+from envs.continental.observation import LAYOUT, ContinentalObserver
+from envs.continental.rules import BUY, DISCARD, DRAW, ContinentalGame
+from envs.core.cards import parse_card
+from envs.core.conformance import check_game
+
+CONFIGS = [
+    {"num_players": 3},
+    {"num_players": 5},
+    {"num_players": 8},
+    {"num_players": 8, "large_table": "deal_13"},
+    {"allow_buying": True},
+    {"jokers": 0},
+    {"episode": "match", "num_players": 3, "hand_size": 12},
+    {"must_discard_to_go_out": False, "min_naturals_per_group": 2, "reward": "zero_sum"},
+]
+
+
+@pytest.mark.parametrize("rules", CONFIGS[:6])
+def test_pettingzoo_api_and_seed(rules):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # api_test's advice on Dict observation spaces
+        api_test(envs.make("continental_v0", **rules), num_cycles=300)
+    seed_test(lambda: envs.make("continental_v0", **rules), num_cycles=300)
+
+
+@pytest.mark.parametrize("rules", CONFIGS)
+def test_conformance(rules):
+    config = Config(**rules, max_turns_per_round=150)
+    check_game(ContinentalGame(config), ContinentalObserver(config), seeds=range(2))
+
+
+def test_reset_seed_reproduces_and_reset_continues_the_stream():
+    env = envs.make("continental_v0")
+    env.reset(seed=11)
+    first = env.observe("player_1")["observation"].copy()
+    env.reset()
+    second = env.observe("player_1")["observation"].copy()
+    env.reset(seed=11)
+    assert np.array_equal(env.observe("player_1")["observation"], first)
+    assert not np.array_equal(first, second)
+
+
+def _hide_swap(game, state, observer: int, rng) -> None:
+    """Exchange cards between other players' hands and the stock, and shuffle the stock:
+    everything the observer cannot see changes, everything public stays."""
+    for p in state.active:
+        if p == observer:
+            continue
+        held = np.repeat(np.arange(len(state.hands[p])), state.hands[p]).tolist()
+        for i in rng.choice(len(held), size=min(5, len(held), len(state.stock)), replace=False):
+            j = int(rng.integers(len(state.stock)))
+            state.hands[p, held[i]] -= 1
+            state.hands[p, state.stock[j]] += 1
+            held[i], state.stock[j] = state.stock[j], held[i]
+    rng.shuffle(state.stock)
+
+
+@pytest.mark.parametrize("phase", [DRAW, DISCARD, BUY])
+def test_no_hidden_information_in_observations(phase):
+    config = Config(num_players=4, allow_buying=True)
+    game, obs = ContinentalGame(config), ContinentalObserver(config)
+    rng = np.random.default_rng(3)
+    state = game.new_state(np.random.default_rng(8))
+    seen = 0
+    while not state.over and seen < 25:
+        if state.phase == phase:
+            for observer in range(4):
+                other = state.clone()
+                _hide_swap(game, other, observer, rng)
+                assert (
+                    any(
+                        not np.array_equal(state.hands[p], other.hands[p])
+                        for p in range(4)
+                        if p != observer
+                    )
+                    or state.stock != other.stock
+                )
+                assert np.array_equal(obs.encode(state, observer), obs.encode(other, observer))
+            seen += 1
+        game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    assert seen
+
+
+def test_observation_is_ego_centric():
+    config = Config(num_players=4)
+    game, obs = ContinentalGame(config), ContinentalObserver(config)
+    state = game.new_state(np.random.default_rng(1))
+    state.totals[:] = [100, 200, 300, 400]
+    for p in range(4):
+        totals = obs.encode(state, p)[LAYOUT["totals"]]
+        assert totals[:4].tolist() == [((p + k) % 4 + 1) for k in range(4)] and not totals[4:].any()
+        assert np.array_equal(obs.encode(state, p)[LAYOUT["hand"]], state.hands[p])
+
+
+def test_only_the_player_to_move_has_a_mask():
+    env = envs.make("continental_v0")
+    env.reset(seed=0)
+    masks = {a: env.observe(a)["action_mask"] for a in env.agents}
+    assert sum(m.any() for m in masks.values()) == 1 and masks[env.agent_selection].any()
+
+
+def test_raw_env_illegal_action_is_a_clear_error_and_changes_nothing():
+    env = envs.make("continental_v0", wrapped=False)
+    env.reset(seed=0)
+    before = env.observe(env.agent_selection)
+    with pytest.raises(ValueError, match=r"illegal action 40 \(discard .*legal: draw, take"):
+        env.step(40)
+    after = env.observe(env.agent_selection)
+    assert np.array_equal(before["observation"], after["observation"])
+    assert np.array_equal(before["action_mask"], after["action_mask"])
+    for bad in (999, -1, 1.5, None, "draw"):
+        with pytest.raises(ValueError, match=r"not an action id 0\.\.110"):
+            env.step(bad)
+
+
+def test_wrapped_env_follows_pettingzoo_illegal_move_convention():
+    env = envs.make("continental_v0")
+    env.reset(seed=0)
+    offender = env.agent_selection
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        env.step(A.BUY)
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[offender] == -1
+    assert all(v == 0 for a, v in env._cumulative_rewards.items() if a != offender)
+
+
+def test_wrong_player_is_a_clear_error():
+    game, state = discard_phase("7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H")
+    with pytest.raises(ValueError, match=r"player 2 tried.*player 0's turn"):
+        game.apply_action(state, A.DISCARD + parse_card("2H"), player=2)
+    game.apply_action(state, A.DISCARD + parse_card("2H"), player=0)
+
+
+def test_step_before_reset_and_unknown_rules_are_clear_errors():
+    env = envs.make("continental_v0")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(ValueError, match="unknown continental rule"):
+        envs.make("continental_v0", players=4)
+    with pytest.raises(ValueError, match="unknown env"):
+        envs.make("continental_v9")
+    with pytest.raises(ValueError, match="render_mode"):
+        envs.make("continental_v0", render_mode="rgb_array")
+
+
+def test_render_modes(capsys):
+    env = envs.make("continental_v0", render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert ("Continental Rummy" in text and "player_3" in text and "♠" in text) or "♥" in text
+    env = envs.make("continental_v0", render_mode="human")
+    env.reset(seed=2)
+    assert env.render() is None and "Continental Rummy" in capsys.readouterr().out
+
+
+def test_episode_end_reveals_the_result():
+    env = envs.make("continental_v0", num_players=3)
+    env.reset(seed=4)
+    game, state = env.unwrapped.game, env.unwrapped.state
+    rng = np.random.default_rng(0)
+    while not game.is_terminal(state):
+        mask = game.legal_mask(state)
+        go = np.flatnonzero(mask[A.GO_OUT : A.GO_OUT_NO_DISCARD])
+        env.step(A.GO_OUT + int(go[0]) if go.size else int(rng.choice(np.flatnonzero(mask))))
+    info = env.infos["player_0"]
+    assert set(info) >= {"totals", "winner", "rounds", "truncated"}
+    if not info["truncated"]:
+        assert info["rounds"][0]["penalties"][info["winner"]] == 0

@@ -1,0 +1,53 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from envs.core.cards import (
+    JOKER,
+    card_str,
+    cards_str,
+    from_counts,
+    kind,
+    parse_card,
+    parse_cards,
+    shoe,
+    shuffled,
+    to_counts,
+)
+
+
+def test_parse_accepts_the_documented_spellings():
+    assert parse_cards("7C 10h Ts JK") == [kind(6, 3), kind(9, 1), kind(9, 0), JOKER]
+    assert parse_cards("as, kd") == [kind(0, 0), kind(12, 2)]
+    assert parse_card("Jk") == JOKER
+    assert parse_card("Q♥") == kind(11, 1)
+
+
+@pytest.mark.parametrize("token", ["1X", "11H", "ZZ", "J", "JKS"])
+def test_parse_names_the_bad_token(token):
+    with pytest.raises(ValueError, match=repr(token)):
+        parse_cards(f"7C {token} 8D")
+
+
+def test_print_uses_parseable_spelling_and_symbols_for_people():
+    assert cards_str(parse_cards("10h as jk")) == "10H AS JK"
+    assert card_str(kind(9, 1), symbols=True) == "10♥"
+    with pytest.raises(ValueError):
+        card_str(53)
+
+
+@given(st.lists(st.integers(0, JOKER), max_size=30))
+def test_print_parse_round_trip(cards):
+    assert parse_cards(cards_str(cards)) == cards
+    assert parse_cards(cards_str(cards, symbols=True)) == cards
+    assert from_counts(to_counts(cards)) == sorted(cards)
+
+
+def test_shoe_and_shuffle_conserve_cards():
+    counts = shoe(2, 4)
+    assert counts.sum() == 108 and counts[JOKER] == 4 and counts[kind(0, 0)] == 2
+    deck = shuffled(counts, np.random.default_rng(5))
+    assert np.array_equal(to_counts(deck), counts)
+    assert deck == shuffled(counts, np.random.default_rng(5))
+    assert deck != shuffled(counts, np.random.default_rng(6))
