@@ -61,7 +61,7 @@ class Config:
 
     @property
     def total_jokers(self) -> int:
-        """Printed jokers in the shoe: the third deck brings two more (none in the no-joker game)."""
+        """Printed jokers in the shoe: a third deck brings two more (none without jokers)."""
         return self.jokers + 2 * (self.decks == 3 and self.jokers > 0)
 
     @property

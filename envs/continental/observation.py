@@ -36,6 +36,10 @@ for _name, _size in _BLOCKS:
     LAYOUT[_name] = slice(_offset, _offset + _size)
     _offset += _size
 SIZE = _offset
+_HAND, _PILE = LAYOUT["hand"], LAYOUT["discard_pile"]
+_TOP, _DISCARDED, _TAKEN = (LAYOUT[k].start for k in ("top_discard", "discarded_by", "taken_by"))
+_SEATS = slice(LAYOUT["hand_sizes"].start, LAYOUT["dealer"].stop)  # four per-seat blocks in a row
+_TAIL = slice(LAYOUT["phase"].start, SIZE)  # phase, stock size, rounds left, tie-break
 
 
 class ContinentalObserver(Observer):
@@ -46,8 +50,6 @@ class ContinentalObserver(Observer):
 
     def __init__(self, config: Config):
         self.config = config
-        n = config.num_players
-        self._order = [np.array([(p + k) % n for k in range(n)]) for p in range(n)]
         self.low = np.zeros(SIZE, np.float32)
         self.high = np.full(SIZE, float(config.max_turns_per_round), np.float32)
         self.high[LAYOUT["totals"]] = 1e6  # series totals have no natural bound
@@ -55,26 +57,28 @@ class ContinentalObserver(Observer):
 
     def encode(self, state: ContinentalState, player: int) -> np.ndarray:
         n = self.config.num_players
-        order = self._order[player]
         obs = np.zeros(SIZE, np.float32)
-        obs[LAYOUT["hand"]] = state.hands[player]
+        obs[_HAND] = state.hands[player]
         if state.discard:
-            obs[LAYOUT["top_discard"].start + state.discard[-1]] = 1.0
-            obs[LAYOUT["discard_pile"]] = np.bincount(state.discard, minlength=NUM_KINDS)
-        for name in ("discarded_by", "taken_by"):
-            _rotate_into(obs, LAYOUT[name].start, getattr(state, name).ravel(), player * NUM_KINDS)
-        start = LAYOUT["hand_sizes"].start
-        obs[start : start + n] = state.hands.sum(axis=1)[order]
-        start = LAYOUT["totals"].start
-        obs[start : start + n] = state.totals[order] / 100.0
-        start = LAYOUT["active"].start
-        for p in state.active:
-            obs[start + (p - player) % n] = 1.0
-        obs[LAYOUT["dealer"].start + (state.dealer - player) % n] = 1.0
-        obs[LAYOUT["phase"].start + state.phase] = 1.0
-        obs[LAYOUT["stock_size"].start] = len(state.stock) / 100.0
-        obs[LAYOUT["rounds_left"].start] = self._rounds_left(state)
-        obs[LAYOUT["tiebreak"].start] = state.tiebreak
+            obs[_TOP + state.discard[-1]] = 1.0
+            obs[_PILE] = np.bincount(state.discard, minlength=NUM_KINDS)
+        shift = player * NUM_KINDS
+        _rotate_into(obs, _DISCARDED, state.discarded_by.ravel(), shift)
+        _rotate_into(obs, _TAKEN, state.taken_by.ravel(), shift)
+        # the per-seat scalars and the tail are written with one assignment each
+        order = [(player + k) % n for k in range(n)]
+        sizes = state.hands.sum(axis=1).tolist()
+        totals = state.totals.tolist()
+        pad = [0.0] * (MAX_PLAYERS - n)
+        seats = [sizes[p] for p in order] + pad
+        seats += [totals[p] / 100.0 for p in order] + pad
+        seats += [float(p in state.active) for p in order] + pad
+        seats += [float(p == state.dealer) for p in order] + pad
+        obs[_SEATS] = seats
+        tail = [0.0] * len(PHASES)
+        tail[state.phase] = 1.0
+        tail += [len(state.stock) / 100.0, self._rounds_left(state), float(state.tiebreak)]
+        obs[_TAIL] = tail
         return obs
 
     def _rounds_left(self, state: ContinentalState) -> float:

@@ -74,15 +74,19 @@ def go_out_discards(hand: np.ndarray, min_naturals: int) -> list[int]:
     """Kinds whose discard leaves ``hand`` in groups (:func:`can_group`), in one pass.
 
     Hot path (every discard decision): the per-rank tallies of :func:`can_group` are built once
-    and each candidate discard only adjusts its own rank's terms.
+    and each candidate discard only adjusts its own rank's terms. One discard lowers the jokers
+    needed by at most two, which rules out most hands at once.
     """
-    naturals = rank_counts(hand)
-    jokers = int(hand[JOKER])
+    counts = hand.tolist()
+    naturals = [sum(counts[r : JOKER : NUM_RANKS]) for r in range(NUM_RANKS)]
+    jokers = counts[JOKER]
     m = min_naturals
     present = [c for c in naturals if c]
+    need = sum(3 - c for c in present if c < 3)
+    if need - 2 > jokers:
+        return []
     ranks_present = len(present)
     short = sum(c < m for c in present)
-    need = sum(3 - c for c in present if c < 3)
 
     def fits(k: int, short: int, need: int, jokers: int, lone: int) -> bool:
         if k == 0 or short or need > jokers:
@@ -105,10 +109,7 @@ def go_out_discards(hand: np.ndarray, min_naturals: int) -> list[int]:
             lone2 = 0
         if fits(k, s2, n2, jokers, lone2):
             good.append(r)
-    if good:
-        for k in np.flatnonzero(hand[:JOKER]).tolist():
-            if k % NUM_RANKS in good:
-                out.append(k)
+    out.extend(k for k in range(JOKER) if counts[k] and k % NUM_RANKS in good)
     return out
 
 
