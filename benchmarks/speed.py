@@ -101,7 +101,7 @@ def open_spiel_gin_rummy(seed: int) -> Runner:
         steps = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
                 continue
             state.observation_tensor(state.current_player())
@@ -177,9 +177,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(header)
     print("-" * len(header))
     for name, row in results.items():
-        ratios = "".join(
-            f" {row['steps_per_s'] / results[p]['steps_per_s']:12.2f}" for p in peers
-        )
+        ratios = "".join(f" {row['steps_per_s'] / results[p]['steps_per_s']:12.2f}" for p in peers)
         print(f"{name:28} {row['steps_per_s']:10.0f} {row['episodes_per_s']:11.2f}{ratios}")
     report = {
         "machine": {"python": platform.python_version(), "processor": platform.machine()},

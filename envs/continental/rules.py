@@ -78,7 +78,7 @@ def go_out_discards(hand: np.ndarray, min_naturals: int) -> list[int]:
     needed by at most two, which rules out most hands at once.
     """
     counts = hand.tolist()
-    naturals = [sum(counts[r : JOKER : NUM_RANKS]) for r in range(NUM_RANKS)]
+    naturals = [sum(counts[r:JOKER:NUM_RANKS]) for r in range(NUM_RANKS)]
     jokers = counts[JOKER]
     m = min_naturals
     present = [c for c in naturals if c]
