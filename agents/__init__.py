@@ -11,7 +11,15 @@ import importlib
 
 from agents.base import Agent, GameResult, RandomAgent, play_game
 
-__all__ = ["Agent", "GameResult", "RandomAgent", "available", "make", "play_game"]
+__all__ = [
+    "Agent",
+    "GameResult",
+    "RandomAgent",
+    "available",
+    "make",
+    "play_game",
+    "single_agent_env",
+]
 
 # spec name -> env id ("*" for any env) -> "module:AgentClass", built by AgentClass.build.
 _BUILDERS: dict[str, dict[str, str]] = {
@@ -37,3 +45,30 @@ def make(spec: str, env_id: str, seed: int | None = None, config: dict | None = 
     module, _, attr = target.partition(":")
     cls = getattr(importlib.import_module(module), attr)
     return cls.build(arg or None, env_id=env_id, seed=seed, config=config or {})
+
+
+def single_agent_env(
+    env_id: str,
+    opponents: str | list = "random",
+    seat: int | None = 0,
+    seed: int | None = None,
+    render_mode: str | None = None,
+    **rules,
+):
+    """A single-agent Gymnasium view of ``env_id`` for training (SB3 ``MaskablePPO``): the
+    learner sits at ``seat`` (``None``: a random seat each episode) and ``opponents`` play the
+    other seats inside ``step`` — one spec for all of them, a list of specs, or built agents."""
+    import envs
+    from envs.core.single_agent import SingleAgentEnv
+
+    raw = envs.make(env_id, wrapped=False, **rules)
+    n = raw.game.num_players
+    if isinstance(opponents, str):
+        opponents = [opponents] * (n - 1)
+    built = [
+        make(o, env_id, seed=None if seed is None else seed + i, config=rules)
+        if isinstance(o, str)
+        else o
+        for i, o in enumerate(opponents)
+    ]
+    return SingleAgentEnv(raw.game, raw.observer, built, seat=seat, render_mode=render_mode)
