@@ -25,6 +25,7 @@ __all__ = [
 _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "agents.base:RandomAgent"},
     "greedy": {"continental_v0": "agents.continental_greedy:GreedyAgent"},
+    "heuristic": {"mariage_v0": "agents.mariage_heuristic:MariageHeuristicAgent"},
 }
 
 

@@ -38,6 +38,7 @@ CASES = [
     ("continental_v0", {"num_players": 4}),
     ("marriage_v0", {"num_players": 4}),
     ("mariage_v0", {}),
+    ("mariage_v0", {"allow_false_claims": False}),
     ("romme_v0", {"num_players": 4}),
 ]
 
@@ -163,27 +164,30 @@ def main(argv: list[str] | None = None) -> dict:
 
     wanted = set(args.envs.split(","))
     runners: dict[str, Callable[[], Runner]] = {}
-    for env_id, rules in CASES:
-        if env_id in wanted and env_id in envs.available_envs():
-            runners[f"{env_id} AEC"] = lambda e=env_id, r=rules: taas_aec(e, r, args.seed)
-            runners[f"{env_id} engine"] = lambda e=env_id, r=rules: taas_engine(e, r, args.seed)
+    cases = [(e, r) for e, r in CASES if e in wanted and e in envs.available_envs()]
+    for env_id, rules in cases:
+        label = env_id + "".join(f" {k}={v}" for k, v in rules.items() if k != "num_players")
+        label += f" {rules['num_players']}p" if "num_players" in rules else ""
+        runners[f"{label} AEC"] = lambda e=env_id, r=rules: taas_aec(e, r, args.seed)
+        runners[f"{label} engine"] = lambda e=env_id, r=rules: taas_engine(e, r, args.seed)
     peers = {} if args.no_peers else _peers(args.seed)
     runners.update(peers)
     results = measure(runners, args.slice, args.reps)
 
-    header = f"{'runner':28} {'steps/s':>10} {'episodes/s':>11}" + "".join(
+    width = max(len(name) for name in results)
+    header = f"{'runner':{width}} {'steps/s':>10} {'episodes/s':>11}" + "".join(
         f" {'x ' + p.split()[0]:>12}" for p in peers
     )
     print(header)
     print("-" * len(header))
     for name, row in results.items():
         ratios = "".join(f" {row['steps_per_s'] / results[p]['steps_per_s']:12.2f}" for p in peers)
-        print(f"{name:28} {row['steps_per_s']:10.0f} {row['episodes_per_s']:11.2f}{ratios}")
+        print(f"{name:{width}} {row['steps_per_s']:10.0f} {row['episodes_per_s']:11.2f}{ratios}")
     report = {
         "machine": {"python": platform.python_version(), "processor": platform.machine()},
         "slice_s": args.slice,
         "reps": args.reps,
-        "cases": {e: r for e, r in CASES if f"{e} AEC" in results},
+        "cases": [{"env_id": e, "rules": r} for e, r in cases],
         "results": results,
     }
     if args.out:

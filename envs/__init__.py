@@ -12,6 +12,7 @@ from types import ModuleType
 
 _MODULES = {
     "continental_v0": "envs.continental.env",
+    "mariage_v0": "envs.mariage.env",
 }
 
 

@@ -9,7 +9,7 @@ import envs
 
 def test_available_and_unknown_specs():
     assert {"random", "greedy"} <= set(agents.available("continental_v0"))
-    with pytest.raises(ValueError, match="unknown agent spec 'nope'.*known: greedy, random"):
+    with pytest.raises(ValueError, match=r"unknown agent spec 'nope'.*known: greedy, random"):
         agents.make("nope", "continental_v0")
     with pytest.raises(ValueError, match="takes no argument"):
         agents.make("random:5", "continental_v0")

@@ -248,7 +248,7 @@ class ContinentalGame(Game):
         elif s.phase == DISCARD:
             cfg = self.config
             hand = s.hands[s.current]
-            mask[A.DISCARD + np.flatnonzero(hand)] = 1
+            mask[A.DISCARD : A.GO_OUT] = hand > 0
             for k in go_out_discards(hand, cfg.min_naturals_per_group):
                 mask[A.GO_OUT + k] = 1
             if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:

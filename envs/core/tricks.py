@@ -23,8 +23,8 @@ class TrickRules:
             self.suit_mask[s] |= 1 << c
         # above[c]: the cards of c's suit that beat c, so "can I head the trick" is one AND.
         self.above = [
-            sum(1 << d for d, t in enumerate(self.suit) if t == s and self.strength[d] > self.strength[c])
-            for c, s in enumerate(self.suit)
+            sum(1 << d for d, t in enumerate(self.suit) if t == s and self.strength[d] > strength)
+            for s, strength in zip(self.suit, self.strength, strict=True)
         ]
 
     def follower_wins(self, lead: int, follow: int, trump: int) -> bool:

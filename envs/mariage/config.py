@@ -60,5 +60,5 @@ class Config:
 
     @classmethod
     def from_rules(cls, **rules: Any) -> Config:
-        """``Config(**rules)``, but an unknown rule name is a ``ValueError`` listing the known ones."""
+        """``Config(**rules)``, but an unknown rule is a ``ValueError`` listing the known ones."""
         return build_config(cls, GAME, rules)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.game import Observer
+from envs.mariage.config import Config
 from envs.mariage.rules import MariageGame, MariageState
 
 _BINARY = (
@@ -42,7 +43,12 @@ def _layout() -> tuple[dict[str, slice], int]:
 LAYOUT, SIZE = _layout()
 NUM_BITS = LAYOUT["no_trick_at_close"].stop
 _NUM_BYTES = (NUM_BITS + 7) // 8
-_SHIFT = {key: LAYOUT[key].start for key, _ in _BINARY}
+(_PLAYED_ME, _PLAYED_OPP, _OPP_KNOWN, _MARRIAGES_ME, _MARRIAGES_OPP, _TRUMP, _INDICATOR,
+ _INDICATOR_OUT, _TALON_STATE, _NO_TRICK_AT_CLOSE, _LEAD, _PHASE, _MY_TURN, _DEALER) = (
+    LAYOUT[key].start for key in (
+        "played_me", "played_opp", "opp_known", "marriages_me", "marriages_opp", "trump",
+        "indicator", "indicator_out", "talon_state", "no_trick_at_close", "lead", "phase",
+        "my_turn", "dealer"))
 
 
 class MariageObserver(Observer):
@@ -51,7 +57,7 @@ class MariageObserver(Observer):
     layout = LAYOUT
     size = SIZE
 
-    def __init__(self, config=None):
+    def __init__(self, config: Config | None = None):
         self.config = config
         self.low = np.zeros(SIZE, dtype=np.float32)
         self.high = np.ones(SIZE, dtype=np.float32)
@@ -61,29 +67,26 @@ class MariageObserver(Observer):
 
     def encode(self, s: MariageState, player: int) -> np.ndarray:
         me, op = player, 1 - player
-        sh = _SHIFT
-        visible = s.closed_by < 0 and s.talon
-        x = (s.hands[me] | s.played[me] << sh["played_me"] | s.played[op] << sh["played_opp"]
-             | (s.known[op] & s.hands[op]) << sh["opp_known"]
-             | s.marriages[me] << sh["marriages_me"] | s.marriages[op] << sh["marriages_opp"]
-             | 1 << (sh["trump"] + s.trump))
-        if visible:
-            x |= 1 << (sh["indicator"] + s.talon[0])
+        x = (s.hands[me] | s.played[me] << _PLAYED_ME | s.played[op] << _PLAYED_OPP
+             | (s.known[op] & s.hands[op]) << _OPP_KNOWN
+             | s.marriages[me] << _MARRIAGES_ME | s.marriages[op] << _MARRIAGES_OPP
+             | 1 << (_TRUMP + s.trump))
+        if s.closed_by < 0 and s.talon:
+            x |= 1 << (_INDICATOR + s.talon[0])
         elif s.closed_by >= 0:
-            x |= 1 << (sh["indicator_out"] + s.talon[0])
-            x |= 1 << (sh["talon_state"] + (s.closed_by != me))
+            x |= 1 << (_INDICATOR_OUT + s.talon[0]) | 1 << (_TALON_STATE + (s.closed_by != me))
             if s.no_trick_at_close:
-                x |= 1 << sh["no_trick_at_close"]
+                x |= 1 << _NO_TRICK_AT_CLOSE
         else:
-            x |= 1 << (sh["talon_state"] + 2)
+            x |= 1 << (_TALON_STATE + 2)
         if s.lead >= 0:
-            x |= 1 << (sh["lead"] + s.lead)
+            x |= 1 << (_LEAD + s.lead)
         if s.phase <= 2:
-            x |= 1 << (sh["phase"] + s.phase)
+            x |= 1 << (_PHASE + s.phase)
             if s.to_move == me:
-                x |= 1 << sh["my_turn"]
+                x |= 1 << _MY_TURN
         if s.dealer == me:
-            x |= 1 << sh["dealer"]
+            x |= 1 << _DEALER
         buf = self._buf
         buf[:NUM_BITS] = np.unpackbits(
             np.frombuffer(x.to_bytes(_NUM_BYTES, "little"), dtype=np.uint8),

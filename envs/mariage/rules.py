@@ -6,6 +6,7 @@ operations and ``clone`` is a shallow copy of small lists (search agents clone a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from enum import IntEnum
 
@@ -29,6 +30,7 @@ from envs.mariage.actions import (
     STRENGTH,
     SUIT,
     action_to_str,
+    bits,
     card,
     cards_of,
     name,
@@ -108,15 +110,30 @@ class MariageGame(Game):
         """Shuffle from (seed, deal number) so any deal of a match replays on its own."""
         order = np.random.default_rng([s.seed, s.deal_no]).permutation(NUM_CARDS).tolist()
         leader = 1 - s.dealer
-        s.hands = [0, 0]
+        hands = [0, 0]
         for c in order[:HAND_SIZE]:
-            s.hands[leader] |= _BIT[c]
+            hands[leader] |= _BIT[c]
         for c in order[HAND_SIZE:2 * HAND_SIZE]:
-            s.hands[s.dealer] |= _BIT[c]
-        s.talon = order[2 * HAND_SIZE:]
-        s.trump = SUIT[s.talon[0]]
+            hands[s.dealer] |= _BIT[c]
+        self._setup(s, hands, order[2 * HAND_SIZE:], None)
+
+    def deal_from_cards(self, hands: Sequence[Sequence[int]], talon: Sequence[int],
+                        dealer: int = 0, seed: int = 0, trump: int | None = None) -> MariageState:
+        """A fresh deal with the given cards (ids of :mod:`envs.mariage.actions`): ``talon[0]``
+        is the trump indicator, ``talon[-1]`` the next card drawn. For tests, puzzles and
+        search agents that deal the hidden cards themselves; the cards are not checked to make
+        up the pack. ``trump`` is needed only when the talon is empty (a late position)."""
+        s = MariageState(seed, dealer)
+        self._setup(s, [bits(hands[0]), bits(hands[1])], list(talon), trump)
+        return s
+
+    @staticmethod
+    def _setup(s: MariageState, hands: list[int], talon: list[int], trump: int | None) -> None:
+        s.hands = hands
+        s.talon = talon
+        s.trump = SUIT[talon[0]] if trump is None else trump
         s.phase = LEAD
-        s.to_move = leader
+        s.to_move = 1 - s.dealer
         s.lead = -1
         s.marriage_suit = -1
         s.closed_by = -1
@@ -366,7 +383,7 @@ class MariageGame(Game):
         def cs(mask: int) -> str:
             return " ".join(name(c, symbols) for c in cards_of(mask)) or "-"
 
-        talon = ("closed by player_%d" % state.closed_by if state.closed_by >= 0
+        talon = (f"closed by player_{state.closed_by}" if state.closed_by >= 0
                  else f"{len(state.talon)} cards" if state.talon else "exhausted")
         lines = [f"deal {state.deal_no}, dealer player_{state.dealer}, "
                  f"trump {'♠♥♦♣'[state.trump] if symbols else 'SHDC'[state.trump]}, talon {talon}"
