@@ -63,18 +63,8 @@ from __future__ import annotations
 from envs.continental.config import Config
 from envs.continental.observation import ContinentalObserver
 from envs.continental.rules import ContinentalGame
-from envs.core.aec import CardGameEnv, wrap
-from envs.core.config import build_config
+from envs.core.aec import env_factories
 
 __all__ = ["Config", "env", "raw_env"]
 
-
-def raw_env(render_mode: str | None = None, **rules) -> CardGameEnv:
-    """The AEC env; an illegal action raises ``ValueError``."""
-    config = build_config(Config, "continental", rules)
-    return CardGameEnv(ContinentalGame(config), ContinentalObserver(config), render_mode)
-
-
-def env(render_mode: str | None = None, **rules) -> CardGameEnv:
-    """The AEC env with PettingZoo's illegal-move convention (the episode ends, -1)."""
-    return wrap(raw_env(render_mode, **rules))
+raw_env, env = env_factories("continental", Config, ContinentalGame, ContinentalObserver)

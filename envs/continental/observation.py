@@ -12,7 +12,7 @@ import numpy as np
 from envs.continental.config import MAX_PLAYERS, Config
 from envs.continental.rules import PHASES, ContinentalState
 from envs.core.cards import NUM_KINDS
-from envs.core.game import Observer
+from envs.core.game import Observer, make_layout
 
 _BLOCKS = [
     ("hand", NUM_KINDS),  # my cards, count per kind
@@ -30,12 +30,7 @@ _BLOCKS = [
     ("tiebreak", 1),
 ]
 
-LAYOUT: dict[str, slice] = {}
-_offset = 0
-for _name, _size in _BLOCKS:
-    LAYOUT[_name] = slice(_offset, _offset + _size)
-    _offset += _size
-SIZE = _offset
+LAYOUT, SIZE = make_layout(_BLOCKS)
 _HAND, _PILE = LAYOUT["hand"], LAYOUT["discard_pile"]
 _TOP, _DISCARDED, _TAKEN = (LAYOUT[k].start for k in ("top_discard", "discarded_by", "taken_by"))
 _SEATS = slice(LAYOUT["hand_sizes"].start, LAYOUT["dealer"].stop)  # four per-seat blocks in a row

@@ -214,20 +214,7 @@ class ContinentalGame(Game):
         return [(seat + k) % n for k in range(1, n + 1) if (seat + k) % n in s.active]
 
     # -- queries ---------------------------------------------------------------------------
-    def current_player(self, state: ContinentalState) -> int:
-        return -1 if state.over else state.current
-
-    def is_terminal(self, state: ContinentalState) -> bool:
-        return state.over
-
-    def is_truncated(self, state: ContinentalState) -> bool:
-        return state.truncated
-
-    def returns(self, state: ContinentalState) -> np.ndarray:
-        return state.returns.copy()
-
-    def action_to_str(self, action: int) -> str:
-        return A.action_to_str(action)
+    action_to_str = staticmethod(A.action_to_str)
 
     def shoe(self, state: ContinentalState) -> np.ndarray:
         return self._shoe

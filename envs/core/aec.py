@@ -22,6 +22,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
+from envs.core.config import build_config
 from envs.core.game import Game, Observer
 
 
@@ -162,3 +163,18 @@ def wrap(env: CardGameEnv, illegal_reward: float = -1.0) -> CardGameEnv:
     env.illegal = "terminate"
     env.illegal_reward = illegal_reward
     return env
+
+
+def env_factories(game: str, config_cls: type, game_cls: type, observer_cls: type):
+    """The ``raw_env``/``env`` pair every game's ``env.py`` exports."""
+
+    def raw_env(render_mode: str | None = None, **rules) -> CardGameEnv:
+        """The AEC env; an illegal action raises ``ValueError`` (state unchanged)."""
+        config = build_config(config_cls, game, rules)
+        return CardGameEnv(game_cls(config), observer_cls(config), render_mode)
+
+    def env(render_mode: str | None = None, **rules) -> CardGameEnv:
+        """The AEC env with PettingZoo's illegal-move convention (the episode ends, -1)."""
+        return wrap(raw_env(render_mode, **rules))
+
+    return raw_env, env

@@ -45,9 +45,11 @@ class Game(ABC):
     def new_state(self, rng: np.random.Generator) -> State:
         """Deal a new episode (one round, or a whole match when ``config.episode == "match"``)."""
 
-    @abstractmethod
+    # The four queries below read the state conventions most engines share (``over``,
+    # ``truncated``, ``current``, ``returns``); an engine with other fields overrides them.
     def current_player(self, state: State) -> int:
         """The player to act, or -1 when the episode is over."""
+        return -1 if state.over else state.current
 
     def legal_mask(self, state: State) -> np.ndarray:
         """``np.int8`` vector of length ``num_actions``: 1 exactly where ``apply_action`` accepts.
@@ -99,18 +101,18 @@ class Game(ABC):
     def _apply(self, state: State, action: int) -> None:
         """Apply an action already checked to be legal."""
 
-    @abstractmethod
     def is_terminal(self, state: State) -> bool:
         """True when the episode ended by the rules or by truncation."""
+        return state.over
 
-    @abstractmethod
     def is_truncated(self, state: State) -> bool:
         """True when the episode was cut by the ``max_turns`` safety limit (no scores)."""
+        return state.truncated
 
-    @abstractmethod
     def returns(self, state: State) -> np.ndarray:
-        """Cumulative reward of each player so far in this episode (float64, one per player).
-        The adapter's per-step rewards are the differences between consecutive calls."""
+        """Cumulative reward of each player so far in this episode (a new float64 array, one
+        per player). The adapter's per-step rewards are differences between consecutive calls."""
+        return np.array(state.returns, dtype=np.float64)
 
     @abstractmethod
     def action_to_str(self, action: int) -> str:
@@ -148,3 +150,12 @@ class Observer(ABC):
     @abstractmethod
     def encode(self, state: State, player: int) -> np.ndarray:
         """``np.float32`` vector of length ``size`` for ``player``."""
+
+
+def make_layout(blocks: list[tuple[str, int]]) -> tuple[dict[str, slice], int]:
+    """Name consecutive blocks of a flat observation: ``(LAYOUT, SIZE)`` from (name, length)."""
+    layout, offset = {}, 0
+    for name, size in blocks:
+        layout[name] = slice(offset, offset + size)
+        offset += size
+    return layout, offset

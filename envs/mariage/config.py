@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from envs.core.config import build_config, check_choice, check_optional_int
+from envs.core.config import check_choice, check_optional_int
 
 GAME = "mariage"
 MATCH_MODES = ("game_points", "raw_points", "three_in_a_row")
@@ -57,8 +56,3 @@ class Config:
     def target(self) -> int:
         """The match target with ``None`` resolved for the mode."""
         return DEFAULT_TARGETS[self.match_mode] if self.match_target is None else self.match_target
-
-    @classmethod
-    def from_rules(cls, **rules: Any) -> Config:
-        """``Config(**rules)``, but an unknown rule is a ``ValueError`` listing the known ones."""
-        return build_config(cls, GAME, rules)

@@ -63,20 +63,11 @@ Version History
 
 from __future__ import annotations
 
-from envs.core.aec import CardGameEnv, wrap
-from envs.mariage.config import Config
+from envs.core.aec import env_factories
+from envs.mariage.config import GAME, Config
 from envs.mariage.observation import MariageObserver
 from envs.mariage.rules import MariageGame
 
 __all__ = ["Config", "env", "raw_env"]
 
-
-def raw_env(render_mode: str | None = None, **rules) -> CardGameEnv:
-    """The unwrapped env: illegal actions raise ``ValueError``."""
-    config = Config.from_rules(**rules)
-    return CardGameEnv(MariageGame(config), MariageObserver(config), render_mode)
-
-
-def env(**kwargs) -> CardGameEnv:
-    """The env with PettingZoo's standard wrappers (an illegal action ends the episode)."""
-    return wrap(raw_env(**kwargs))
+raw_env, env = env_factories(GAME, Config, MariageGame, MariageObserver)

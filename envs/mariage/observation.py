@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.game import Observer
+from envs.core.game import Observer, make_layout
 from envs.mariage.config import Config
 from envs.mariage.rules import MariageGame, MariageState
 
@@ -32,15 +32,7 @@ _BINARY = (
 _SCALAR = (("points", 6), ("tricks", 2), ("talon", 1), ("match", 6))
 
 
-def _layout() -> tuple[dict[str, slice], int]:
-    layout, at = {}, 0
-    for key, n in _BINARY + _SCALAR:
-        layout[key] = slice(at, at + n)
-        at += n
-    return layout, at
-
-
-LAYOUT, SIZE = _layout()
+LAYOUT, SIZE = make_layout(_BINARY + _SCALAR)
 NUM_BITS = LAYOUT["no_trick_at_close"].stop
 _NUM_BYTES = (NUM_BITS + 7) // 8
 (_PLAYED_ME, _PLAYED_OPP, _OPP_KNOWN, _MARRIAGES_ME, _MARRIAGES_OPP, _TRUMP, _INDICATOR,

@@ -343,17 +343,10 @@ class MariageGame(Game):
         return 0 if r0 > r1 else 1
 
     # ---- contract ------------------------------------------------------------------------------
+    action_to_str = staticmethod(action_to_str)
+
     def is_terminal(self, state: MariageState) -> bool:
         return state.phase == OVER
-
-    def is_truncated(self, state: MariageState) -> bool:
-        return state.truncated
-
-    def returns(self, state: MariageState) -> np.ndarray:
-        return np.array(state.returns)
-
-    def action_to_str(self, action: int) -> str:
-        return action_to_str(action)
 
     def zones(self, state: MariageState) -> dict[str, np.ndarray]:
         lead = _BIT[state.lead] if state.lead >= 0 else 0

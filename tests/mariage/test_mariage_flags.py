@@ -8,6 +8,7 @@ from mariage_helpers import game, legal_cards, play, position
 
 from envs.mariage.actions import CLAIM, EXCHANGE, MARRY, parse
 from envs.mariage.config import Config
+from envs.mariage.env import raw_env
 from envs.mariage.rules import OVER, MariageGame
 
 HANDS = ("7D AS 10S KS QS JS", "AH 10H KH QH JH 9H")
@@ -202,6 +203,6 @@ def test_invalid_config_values_name_the_field(rules, field):
 
 def test_unknown_rule_lists_the_known_ones():
     with pytest.raises(ValueError, match="must_head_trick"):
-        Config.from_rules(must_head=True)
-    assert Config.from_rules().target == 7
+        raw_env(must_head=True)
+    assert raw_env().game.config.target == 7
     assert Config(match_mode="raw_points").target == 1000
