@@ -62,7 +62,8 @@ def _envs(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_rule(text: str) -> tuple[str, object]:
+def parse_rule(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` from the command line: true/false, none and integers are converted."""
     name, sep, value = text.partition("=")
     if not sep:
         raise ValueError(f"--rule {text!r}: expected NAME=VALUE")
@@ -79,7 +80,7 @@ def _parse_rule(text: str) -> tuple[str, object]:
 
 def _play(args: argparse.Namespace) -> int:
     specs = args.agents.split(",")
-    rules = dict(_parse_rule(r) for r in args.rule)
+    rules = dict(parse_rule(r) for r in args.rule)
     fields = {f.name for f in dataclasses.fields(envs.env_module(args.env_id).Config)}
     if "num_players" in fields:
         rules.setdefault("num_players", len(specs))

@@ -6,21 +6,26 @@ import pytest
 
 from agents.base import RandomAgent, play_game
 from agents.mariage_heuristic import MariageHeuristicAgent
-from benchmarks.mariage_strength import duplicate_deals, wilson
+from benchmarks.strength import duplicate_games
 from envs.mariage import env as mariage_env
 from envs.mariage.actions import CLAIM
 
 
 def test_beats_random_on_duplicate_deals():
-    wins, games, points = duplicate_deals(100, seed=10_000, allow_false_claims=False)
-    low, _ = wilson(wins, games)
-    assert games == 200 and low > 0.8 and points / games > 1.0
+    tally = duplicate_games(
+        "mariage_v0", "heuristic", deals=100, seed=10_000, allow_false_claims=False
+    )
+    assert tally.games == 200 and tally.interval[0] > 0.8 and tally.mean_return > 1.0
 
 
-@pytest.mark.parametrize("rules", [
-    {}, {"must_head_trick": True, "marriages_in_closed_phase": True},
-    {"episode": "match", "exchange_requires_trick": True},
-])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {},
+        {"must_head_trick": True, "marriages_in_closed_phase": True},
+        {"episode": "match", "exchange_requires_trick": True},
+    ],
+)
 def test_plays_only_legal_actions_and_never_claims_falsely(rules):
     env = mariage_env.raw_env(**rules)  # the raw env raises on an illegal action
     for seed in range(20):
