@@ -41,9 +41,10 @@ discard, 2–54 discard kind, 55–107 go out discarding kind, 108 go out with n
 110 pass. Card kinds are ``suit * 13 + rank`` (suits S H D C, rank A=0..K=12) and 52 = joker.
 
 Observation: ``{"observation": float32[1045], "action_mask": int8[111]}``; the named blocks are
-in :data:`envs.continental.observation.LAYOUT` (own hand, top discard, discard pile, per-seat
-discards and pick-ups, hand sizes, totals, active seats, dealer, phase, stock size, rounds
-left, tie-break flag), seats ego-centric and padded to 8.
+in :data:`envs.continental.observation.LAYOUT`: own hand, top discard, discard pile, then one
+block per seat (ego-centric, padded to 8; parts named by :data:`envs.continental.rules.SEAT`:
+the cards it discarded and took from the pile this round, hand size, series total, plays this
+round, dealt), then phase, stock size, rounds left and the tie-break flag.
 
 Rewards: ``"points"`` — minus the penalty charged, when a round ends; ``"zero_sum"`` — the
 mean penalty of the round's players minus one's own; ``"win"`` — at the end +1 to the winner

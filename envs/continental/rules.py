@@ -37,13 +37,29 @@ from envs.core.cards import (
     shoe,
     shuffled,
 )
-from envs.core.game import Game, State
+from envs.core.game import Game, State, make_layout
 
 DRAW, DISCARD, BUY = 0, 1, 2
 PHASES = ("draw", "discard", "buy")
 BUY_PENALTY_CARDS = 2
 
 # Penalty value of each kind: Ace 1, 2-9 face value, 10/J/Q/K 10, Joker 15.
+# A seat's public record: every card it discarded and every card it took from the pile this
+# round, its hand size, its series total, whether it plays this round, whether it dealt.
+SEAT, SEAT_SIZE = make_layout(
+    [
+        ("discarded", NUM_KINDS),
+        ("taken", NUM_KINDS),
+        ("hand_size", 1),
+        ("total", 1),
+        ("active", 1),
+        ("dealer", 1),
+    ]
+)
+_SIZE, _TOTAL, _ACTIVE, _DEALER = (
+    SEAT[k].start for k in ("hand_size", "total", "active", "dealer")
+)
+
 CARD_VALUES = np.array([min(r + 1, 10) for _ in range(4) for r in range(NUM_RANKS)] + [15])
 
 
@@ -136,8 +152,10 @@ class ContinentalState(State):
     seed: int
     rng: np.random.Generator
     hands: np.ndarray  # (players, kinds) counts
-    discarded_by: np.ndarray  # (players, kinds): every card each seat discarded (public)
-    taken_by: np.ndarray  # (players, kinds): every card each seat took from the pile (public)
+    # (players, SEAT_SIZE) float32: each seat's public record (see SEAT), one row per seat so
+    # an observation copies the rows in its seat order as they are
+    public: np.ndarray
+    pile: np.ndarray  # counts of the cards in the discard pile (the list keeps their order)
     totals: np.ndarray  # series penalty totals
     returns: np.ndarray
     dealer: int
@@ -156,6 +174,14 @@ class ContinentalState(State):
     truncated: bool = False
     winner: int = -1
     history: list[dict] = field(default_factory=list)
+
+    @property
+    def discarded_by(self) -> np.ndarray:
+        return self.public[:, SEAT["discarded"]]
+
+    @property
+    def taken_by(self) -> np.ndarray:
+        return self.public[:, SEAT["taken"]]
 
 
 class ContinentalGame(Game):
@@ -178,8 +204,8 @@ class ContinentalGame(Game):
             seed=seed,
             rng=own,
             hands=np.zeros((n, NUM_KINDS), np.int8),
-            discarded_by=np.zeros((n, NUM_KINDS), np.int16),
-            taken_by=np.zeros((n, NUM_KINDS), np.int16),
+            public=np.zeros((n, SEAT_SIZE), np.float32),
+            pile=np.zeros(NUM_KINDS, np.int8),
             totals=np.zeros(n, np.int64),
             returns=np.zeros(n),
             dealer=int(own.integers(n)),
@@ -192,12 +218,17 @@ class ContinentalGame(Game):
         deck = shuffled(self._shoe, s.rng)
         size = self.config.deal_size
         s.hands[:] = 0
-        s.discarded_by[:] = 0
-        s.taken_by[:] = 0
+        s.public[:] = 0
+        s.public[:, _TOTAL] = s.totals
+        s.public[s.dealer, _DEALER] = 1
         for i, p in enumerate(self._seats_after(s, s.dealer)):
             np.add.at(s.hands[p], deck[i * size : (i + 1) * size], 1)
+            s.public[p, _SIZE] = size
+            s.public[p, _ACTIVE] = 1
         s.stock = deck[len(s.active) * size :]
         s.discard = [s.stock.pop()]
+        s.pile[:] = 0
+        s.pile[s.discard[0]] = 1
         s.phase, s.drawn_discard, s.turns, s.buy_queue = DRAW, -1, 0, []
         s.current = self._next_active(s, s.dealer)
 
@@ -257,8 +288,10 @@ class ContinentalGame(Game):
                 card, s.drawn_discard = self._pop_stock(s), -1
             else:
                 card = s.drawn_discard = s.discard.pop()
+                s.pile[card] -= 1
                 s.taken_by[p, card] += 1
             s.hands[p, card] += 1
+            s.public[p, _SIZE] += 1
             s.phase = DISCARD
             s.turns += 1
         elif s.phase == DISCARD:
@@ -267,7 +300,9 @@ class ContinentalGame(Game):
                 return
             card = a - A.GO_OUT if a >= A.GO_OUT else a - A.DISCARD
             s.hands[p, card] -= 1
+            s.public[p, _SIZE] -= 1
             s.discard.append(card)
+            s.pile[card] += 1
             s.discarded_by[p, card] += 1
             if a >= A.GO_OUT:
                 self._end_round(s, p)
@@ -277,10 +312,12 @@ class ContinentalGame(Game):
                 self._after_discard(s, p)
         elif a == A.BUY:
             card = s.discard.pop()
+            s.pile[card] -= 1
             s.taken_by[p, card] += 1
             s.hands[p, card] += 1
             for _ in range(BUY_PENALTY_CARDS):
                 s.hands[p, self._pop_stock(s)] += 1
+            s.public[p, _SIZE] += 1 + BUY_PENALTY_CARDS
             s.phase, s.current = DRAW, s.next_player
         elif s.buy_queue:
             s.current = s.buy_queue.pop(0)
@@ -304,6 +341,8 @@ class ContinentalGame(Game):
             s.stock = s.discard[:-1]
             s.rng.shuffle(s.stock)
             s.discard = s.discard[-1:]
+            s.pile[:] = 0
+            s.pile[s.discard[0]] = 1
         return card
 
     # -- scoring and the series --------------------------------------------------------------
@@ -325,6 +364,7 @@ class ContinentalGame(Game):
             }
         )
         s.totals += penalties
+        s.public[:, _TOTAL] = s.totals
         s.rounds_played += 1
         if cfg.reward == "points":
             s.returns -= penalties

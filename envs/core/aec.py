@@ -106,10 +106,12 @@ class CardGameEnv(AECEnv):
         game.apply_action(state, action)
         self._cumulative_rewards[agent] = 0.0
         returns = game.returns(state)
-        delta = returns - self._returns
+        delta = (returns - self._returns).tolist()
         self._returns = returns
-        for i, a in enumerate(self.possible_agents):
-            self.rewards[a] = float(delta[i])
+        # most steps score nothing: skip the per-agent bookkeeping then
+        if any(delta) or any(self.rewards.values()):
+            self.rewards = dict(zip(self.possible_agents, delta, strict=True))
+            self._accumulate_rewards()
         if game.is_terminal(state):
             done = dict.fromkeys(self.agents, True)
             if game.is_truncated(state):
@@ -119,7 +121,6 @@ class CardGameEnv(AECEnv):
             self._update_infos()
         else:
             self.agent_selection = self.possible_agents[game.current_player(state)]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -11,7 +11,7 @@ import envs
 from envs.continental import actions as A
 from envs.continental.config import Config
 from envs.continental.observation import LAYOUT, ContinentalObserver
-from envs.continental.rules import BUY, DISCARD, DRAW, ContinentalGame
+from envs.continental.rules import BUY, DISCARD, DRAW, SEAT, ContinentalGame
 from envs.core.cards import parse_card
 from envs.core.conformance import check_game
 
@@ -39,6 +39,28 @@ def test_pettingzoo_api_and_seed(rules):
 def test_conformance(rules):
     config = Config(**rules, max_turns_per_round=150)
     check_game(ContinentalGame(config), ContinentalObserver(config), seeds=range(2))
+
+
+def test_incremental_records_match_the_cards():
+    """The engine keeps pile counts and per-seat records incrementally for observations;
+    they must always agree with the cards themselves."""
+    config = Config(num_players=4, allow_buying=True, max_turns_per_round=400)
+    game = ContinentalGame(config)
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        state = game.new_state(np.random.default_rng(seed))
+        discarded = np.zeros((4, 53))
+        while not state.over:
+            player, before = game.current_player(state), state.clone()
+            action = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
+            game.apply_action(state, action)
+            if A.DISCARD <= action < A.GO_OUT_NO_DISCARD and state.rounds_played == 0:
+                discarded[player, state.discard[-1]] += 1
+            assert np.array_equal(state.pile, np.bincount(state.discard, minlength=53))
+            sizes = state.public[:, SEAT["hand_size"]].ravel()
+            assert np.array_equal(sizes, state.hands.sum(axis=1))
+            if state.rounds_played == before.rounds_played and not state.over:
+                assert np.array_equal(state.discarded_by, discarded)
 
 
 def test_reset_seed_reproduces_and_reset_continues_the_stream():
@@ -98,9 +120,16 @@ def test_observation_is_ego_centric():
     game, obs = ContinentalGame(config), ContinentalObserver(config)
     state = game.new_state(np.random.default_rng(1))
     state.totals[:] = [100, 200, 300, 400]
+    state.public[:, SEAT["total"]] = state.totals[:, None]  # as the engine mirrors them
     for p in range(4):
-        totals = obs.encode(state, p)[LAYOUT["totals"]]
-        assert totals[:4].tolist() == [((p + k) % 4 + 1) for k in range(4)] and not totals[4:].any()
+        seats = obs.encode(state, p)[LAYOUT["seats"]].reshape(8, -1)
+        totals = seats[:, SEAT["total"]].ravel()
+        assert totals[:4].tolist() == [100 * ((p + k) % 4 + 1) for k in range(4)]
+        assert not seats[4:].any() and seats[:4, SEAT["active"]].all()
+        assert seats[:4, SEAT["hand_size"]].ravel().tolist() == [15] * 4
+        assert seats[:, SEAT["dealer"]].ravel().tolist() == [
+            (state.dealer - p) % 4 == k for k in range(8)
+        ]
         assert np.array_equal(obs.encode(state, p)[LAYOUT["hand"]], state.hands[p])
 
 
