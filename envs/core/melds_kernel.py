@@ -1,0 +1,682 @@
+"""The rank-sweep dynamic programme behind :mod:`envs.core.melds` (see notes/meld-solver.md).
+
+Written once in the numba-compatible subset of Python: ``numba.njit(cache=True)`` compiles it
+when numba is importable and ``TAAS_NO_NUMBA`` is unset; otherwise the same functions run as
+plain Python (slower, same answers).
+
+The sweep visits positions 0..13 (0 = ace low, 13 = ace high) and, at each position, the four
+suits one at a time and then the rank's groups. A state is three int64 words:
+
+* ``w0``/``w1``: the open runs of suits 0,1 / 2,3, 30 bits a suit: up to 6 runs, 5 bits each,
+  ``length << 1 | pure``, sorted descending, 0 = no run.
+* ``w2``: ``bal`` (wild cards not yet used, 5 bits), ``room`` (how many spare wilds finished
+  melds can still absorb, capped at ``bal``, 5 bits), ``pc`` (lives closed, capped at the quota,
+  2 bits), ``d`` (discard token used, 1 bit), ``res`` (aces of each suit kept for ace-high,
+  2 bits each) and ``pool`` (cards of each suit waiting for this rank's groups, 2 bits each).
+
+Every wild card starts in ``bal``. A wild-rank card standing for itself is "taken back" at its
+position (``bal`` - 1); any assignment with at most ``count(kind)`` take-backs per kind is
+realisable because wild cards are otherwise interchangeable. Runs start at a card standing for
+itself; wilds fill gaps, pad a run to 3 cards when it closes, or are absorbed as spares into the
+room of finished melds (a run of length L has room 13 - L, a group its size cap). Run lengths
+are exact until the room saturates (``room == bal``: no spare wild can ever be left over), after
+which only 1, 2, "3+" and "started at position 0" (length == position, so it cannot reach 14)
+matter.
+
+Exact prunings (notes/meld-solver.md §4): a wild extends a run only towards a card of its suit
+within reach; aces are kept for ace-high only when a card of their suit is within reach below;
+a saturated state with more wilds beats one with fewer; a state short of lives with no pure run
+open and no pure window ahead is dropped; wild-rank cards stand for themselves only where that
+can matter (see ``P_TB_RUNS``/``P_TB_GROUP``).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+COST = 0  # min deadwood: value = cost so far, merged by min
+MASK = 1  # discard mask: value = bitmask of the discards that reach a state, merged by or
+FEAS = 2  # complete partition: value 1, merged by or
+
+INF_ROOM = 99  # a group with no size cap: room never runs out (the kernel caps room at bal)
+MAX_RUNS = 6
+
+try:
+    if os.environ.get("TAAS_NO_NUMBA", "") not in ("", "0"):
+        raise ImportError("numba disabled by TAAS_NO_NUMBA")
+    import numba
+    from numba import types
+    from numba.typed import Dict
+
+    _KEY = types.UniTuple(types.int64, 3)
+    HAVE_NUMBA = True
+
+    def jit(f):
+        return numba.njit(cache=True)(f)
+
+    @numba.njit(cache=True)
+    def new_table():
+        return Dict.empty(_KEY, types.int64)
+
+except ImportError:
+    HAVE_NUMBA = False
+
+    def jit(f):
+        return f
+
+    def new_table():
+        return {}
+
+
+# Parameter vector layout (ints), built by melds._Compiled.
+P_LIVES = 0
+P_PURE_VARIANT = 1
+P_RUNS = 2
+P_WILD_PEN = 3
+P_JOKER_WILD = 4
+P_PAD1 = 5  # closing a one-card run with two wilds is a distinct option (else a group does it)
+P_GROUPS = 6
+P_TUNNELA_LIFE = 7
+P_TB_RUNS = 8  # a wild-rank card standing for itself may start a run (else it never needs to)
+P_TB_GROUP = 9  # most wild-rank cards standing for themselves in one rank's groups
+N_PRM = 10
+
+
+@jit
+def _put(table, k0, k1, k2, v, mode):
+    key = (k0, k1, k2)
+    if key in table:
+        old = table[key]
+        if mode == COST:
+            if v < old:
+                table[key] = v
+        else:
+            table[key] = old | v
+    else:
+        table[key] = v
+
+
+@jit
+def _emit(table, k0, k1, k2, v, mode, recon, t0, t1, t2, tv):
+    """Insert a successor, or in reconstruction mode report whether it is the target."""
+    if recon:
+        return k0 == t0 and k1 == t1 and k2 == t2 and v == tv
+    _put(table, k0, k1, k2, v, mode)
+    return False
+
+
+@jit
+def _misc(bal, room, pc, d, res, pool):
+    w = bal | (room << 5) | (pc << 10) | (d << 12)
+    for s in range(4):
+        w |= res[s] << (13 + 2 * s)
+        w |= pool[s] << (21 + 2 * s)
+    return w
+
+
+@jit
+def _pack_runs(ln, pu, n, p_end, saturated, keep_pure, codes, order):
+    """Canonical 30-bit code of one suit's open runs; ``order`` receives the sort order (used by
+    the reconstruction). ``codes``/``order`` are scratch rows."""
+    for i in range(n):
+        length = ln[i]
+        if saturated and length >= 3 and length != p_end:
+            length = 3
+        c = (length << 1) | (pu[i] if keep_pure else 0)
+        j = i
+        while j > 0 and codes[j - 1] < c:
+            codes[j] = codes[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        codes[j] = c
+        order[j] = i
+    w = 0
+    for i in range(n):
+        w |= codes[i] << (5 * i)
+    return w
+
+
+@jit
+def _leftover(spare, room, allwild):
+    """Spare wilds that neither fit into finished melds nor form all-wild melds."""
+    best = spare - room if spare > room else 0
+    for j in range(3, spare + 1):
+        if allwild[j]:
+            x = spare - j - room
+            if x < 0:
+                x = 0
+            if x < best:
+                best = x
+    return best
+
+
+@jit
+def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, allowed, mode, recon,
+               t0, t1, t2, tv, scr):
+    """Expand one state through suit ``s`` at position ``p`` (p == 14: close every run).
+
+    Each open run is closed (as a life or as a meld that can absorb wilds), extended by a
+    natural, by a taken-back wild-rank card or by a wild; the remaining cards of this kind start
+    runs or wait in the rank's pool. In MASK mode an unused discard token may drop one copy of a
+    wild-rank card here. ``scr`` is scratch space. Returns the move code of the target in
+    reconstruction mode, else -1.
+    """
+    lives = prm[P_LIVES]
+    pure_variant = prm[P_PURE_VARIANT]
+    ln = scr[0]
+    pu = scr[1]
+    acts = scr[2]
+    new_ln = scr[3]
+    new_pu = scr[4]
+    codes = scr[5]
+    order = scr[6]
+    nv = scr[7]
+    va = scr[8:8 + MAX_RUNS]
+    word = k0 if s < 2 else k1
+    sh = 30 * (s & 1)
+    rc = (word >> sh) & ((1 << 30) - 1)
+    nr = 0
+    while nr < MAX_RUNS and (rc >> (5 * nr)) & 31:
+        c = (rc >> (5 * nr)) & 31
+        ln[nr] = c >> 1
+        pu[nr] = c & 1
+        nr += 1
+    bal = k2 & 31
+    room = (k2 >> 5) & 31
+    pc = (k2 >> 10) & 3
+    d = (k2 >> 12) & 1
+    res_s = (k2 >> (13 + 2 * s)) & 3
+    base2 = k2 & ~((1 << 13) - 1) & ~(3 << (13 + 2 * s)) & ~(3 << (21 + 2 * s))
+    saturated_before = room == bal
+    kind = s * 13 + (p % 13) if p <= 13 else 0
+    iswild = wildk[kind] if p <= 13 else 0
+    reach = nxt[s, p] - p if p <= 13 else 99
+    h_hi = cnt[kind] if (p == 0 and resok[s] and (not iswild or pure_variant)) else 0
+    dis_hi = 1 if (mode == MASK and iswild and d == 0 and p <= 12 and allowed[kind]) else 0
+    new_pure = 1 if (not iswild or pure_variant) else 0
+    # With no group size cap, one wild-rank card standing for itself anchors a group as well as
+    # several do (the others act as wilds instead), unless three identical ones make a life.
+    tb_room = prm[P_TB_GROUP]
+    if p <= 12:
+        for t in range(s):
+            if wildk[t * 13 + p]:
+                tb_room -= (k2 >> (21 + 2 * t)) & 3
+    for hd in range((h_hi + 1) * (dis_hi + 1)):
+        h = hd // (dis_hi + 1)
+        dis = hd % (dis_hi + 1)
+        if p == 0:
+            avail = cnt[kind] - h
+        elif p == 13:
+            avail = res_s
+        elif p == 14:
+            avail = 0
+        else:
+            avail = cnt[kind]
+        res2 = h if p == 0 else (0 if p == 13 else res_s)
+        if dis:
+            if avail < 1 or bal < 1:
+                continue
+            avail -= 1
+        bal_d = bal - dis
+        d2 = d | dis
+        v_d = (np.int64(1) << kind) if dis else v
+        # The actions each run may take on its own; combinations are checked below.
+        nact = 1
+        for i in range(nr):
+            length = ln[i]
+            n = 0
+            if length >= 3 and pu[i] and pc < lives:
+                va[i, n] = 0  # close as a life
+                n += 1
+            if length >= 3 or length == 2 or prm[P_PAD1]:
+                va[i, n] = 1  # close (padded with wilds below 3 cards), able to absorb
+                n += 1
+            if p <= 13 and length < 13:
+                if avail > 0 and not iswild:
+                    va[i, n] = 2  # extend by a natural
+                    n += 1
+                if avail > 0 and iswild and pure_variant:
+                    va[i, n] = 3  # extend by a taken-back wild-rank card standing for itself
+                    n += 1
+                if length + reach < 13 and reach <= bal_d:
+                    va[i, n] = 4  # extend by a wild, towards a card of this suit within reach
+                    n += 1
+            nv[i] = n
+            nact *= n
+        for code in range(nact):
+            x = code
+            used = 0
+            wilds = 0
+            room_add = 0
+            lives_add = 0
+            ok = True
+            ne = 0
+            for i in range(nr):
+                a = va[i, x % nv[i]]
+                x //= nv[i]
+                acts[i] = a
+                if i > 0 and ln[i] == ln[i - 1] and pu[i] == pu[i - 1] and a < acts[i - 1]:
+                    ok = False  # identical runs: one order of their actions is enough
+                    break
+                length = ln[i]
+                if a == 0:
+                    if pc + lives_add >= lives:
+                        ok = False
+                        break
+                    lives_add += 1
+                elif a == 1:
+                    if length >= 3:
+                        if pu[i] and pc + lives_add < lives and saturated_before:
+                            ok = False  # closing it as a life is at least as good
+                            break
+                        room_add += 13 - length
+                    else:
+                        wilds += 3 - length
+                        room_add += 10
+                else:
+                    if a != 4:
+                        used += 1
+                    if a != 2:
+                        wilds += 1
+                    if used > avail or (a == 4 and reach > bal_d - wilds + 1):
+                        ok = False
+                        break
+                    new_ln[ne] = length + 1
+                    new_pu[ne] = pu[i] if a == 2 or a == 3 else 0
+                    ne += 1
+            if not ok or wilds > bal_d:
+                continue
+            rest = avail - used
+            k_hi = rest if (p <= 12 and prm[P_RUNS] and (prm[P_TB_RUNS] or not iswild)) else 0
+            for k in range(k_hi + 1):
+                g_hi = rest - k if p <= 12 else 0
+                g_lo = g_hi
+                if iswild:
+                    g_lo = 0
+                    if g_hi > tb_room:
+                        g_hi = tb_room
+                for g in range(g_lo, g_hi + 1):
+                    w_all = wilds + ((k + g) if iswild else 0)
+                    if w_all > bal_d or ne + k > MAX_RUNS:
+                        continue
+                    v2 = v_d
+                    if p == 13 and not iswild and rest > 0:
+                        if mode != COST:
+                            continue
+                        v2 = v_d + rest * vals[kind]
+                    n2 = ne
+                    for _ in range(k):
+                        new_ln[n2] = 1
+                        new_pu[n2] = new_pure
+                        n2 += 1
+                    bal2 = bal_d - w_all
+                    pc2 = pc + lives_add
+                    room2 = room + room_add
+                    if room2 > bal2:
+                        room2 = bal2
+                    rw = _pack_runs(new_ln, new_pu, n2, p + 1, room2 == bal2, pc2 < lives, codes,
+                                    order)
+                    if s < 2:
+                        nk0 = (k0 & ~(((1 << 30) - 1) << sh)) | (rw << sh)
+                        nk1 = k1
+                    else:
+                        nk0 = k0
+                        nk1 = (k1 & ~(((1 << 30) - 1) << sh)) | (rw << sh)
+                    nk2 = (base2 | bal2 | (room2 << 5) | (pc2 << 10) | (d2 << 12)
+                           | (res2 << (13 + 2 * s)) | (g << (21 + 2 * s)))
+                    if _emit(table, nk0, nk1, nk2, v2, mode, recon, t0, t1, t2, tv):
+                        return _move(acts, nr, k, g, h, dis)
+    return -1
+
+
+@jit
+def _move(acts, nr, k, g, h, dis):
+    """Pack a suit step's choices: one base-5 digit per run, then k, g, h and dis."""
+    code = 0
+    for i in range(nr - 1, -1, -1):
+        code = code * 5 + acts[i]
+    return code | (k << 20) | (g << 24) | (h << 28) | (dis << 30)
+
+
+@jit
+def _group_step(table, k0, k1, k2, v, r, prm, opt_start, opt_dead, opt_w, opt_room, opt_lives,
+                opt_cost, allowed, mode, recon, t0, t1, t2, tv, resok):
+    """Expand one state through the groups of rank ``r`` (options precomputed per pool).
+    A successor still short of lives, with no pure run open and no life left to start after
+    this rank, is dropped."""
+    lives = prm[P_LIVES]
+    hopeless = not resok[4 + r + 1] and ((k0 | k1) & PURE_BITS) == 0
+    bal = k2 & 31
+    room = (k2 >> 5) & 31
+    pc = (k2 >> 10) & 3
+    d = (k2 >> 12) & 1
+    pidx = (k2 >> 21) & 255
+    base2 = k2 & (255 << 13)  # keep res, clear the pool
+    base = r * 256 + pidx
+    for j in range(opt_start[base], opt_start[base + 1]):
+        w = opt_w[j]
+        if w > bal:
+            continue
+        d2 = d
+        v2 = v
+        if mode == COST:
+            v2 = v + opt_cost[j]
+        else:
+            nd = 0
+            ds = 0
+            for t in range(4):
+                nd += opt_dead[j, t]
+                if opt_dead[j, t]:
+                    ds = t
+            if nd > 1 or (nd == 1 and (d == 1 or not allowed[ds * 13 + r])):
+                continue
+            if nd == 1:
+                d2 = 1
+                v2 = np.int64(1) << (ds * 13 + r)
+        bal2 = bal - w
+        pc2 = pc + opt_lives[j]
+        if pc2 > lives:
+            pc2 = lives
+        if pc2 < lives and hopeless:
+            continue
+        room2 = room + opt_room[j]
+        if room2 > bal2:
+            room2 = bal2
+        nk2 = base2 | bal2 | (room2 << 5) | (pc2 << 10) | (d2 << 12)
+        if _emit(table, k0, k1, nk2, v2, mode, recon, t0, t1, t2, tv):
+            return j
+    return -1
+
+
+@jit
+def _final(k2, v, prm, allwild, joker_ok, mode):
+    """Value of a finished state: cost with spare wilds charged, or its discard bits (0 = none)."""
+    bal = k2 & 31
+    room = (k2 >> 5) & 31
+    pc = (k2 >> 10) & 3
+    d = (k2 >> 12) & 1
+    if pc < prm[P_LIVES]:
+        return -1
+    left = _leftover(bal, room, allwild)
+    if mode == COST:
+        return v + left * prm[P_WILD_PEN]
+    if d == 1:
+        return v if left == 0 else 0
+    # MASK with the token unused: discard a spare printed joker.
+    if joker_ok and bal >= 1:
+        r2 = room if room < bal - 1 else bal - 1
+        if _leftover(bal - 1, r2, allwild) == 0:
+            return np.int64(1) << 52
+    return 0
+
+
+@jit
+def _prune_spare(cur, mode):
+    """Drop states beaten by one with more wilds in hand (pruning 4 of the note): once the room
+    is saturated (room == bal) every spare wild is absorbed, so a state with more wilds and
+    otherwise the same key can do everything it can. Per discard bit in MASK mode."""
+    n = len(cur)
+    if n < 2:
+        return cur
+    bals = np.empty(n, np.int64)
+    keys = np.empty((n, 3), np.int64)
+    vals = np.empty(n, np.int64)
+    m = 0
+    for key, v in cur.items():
+        bal = key[2] & 31
+        if bal > 0 and bal == (key[2] >> 5) & 31:
+            bals[m] = bal
+            keys[m, 0] = key[0]
+            keys[m, 1] = key[1]
+            keys[m, 2] = key[2]
+            vals[m] = v
+            m += 1
+    if m < 2:
+        return cur
+    order = np.argsort(-bals[:m], kind="mergesort")
+    best = new_table()
+    for j in range(m):
+        i = order[j]
+        g = (keys[i, 0], keys[i, 1], keys[i, 2] & ~1023)
+        v = vals[i]
+        if g in best:
+            b = best[g]
+            if mode == COST:
+                if b <= v:
+                    del cur[(keys[i, 0], keys[i, 1], keys[i, 2])]
+                else:
+                    best[g] = v
+            else:
+                rest = v & ~b
+                if rest == 0:
+                    del cur[(keys[i, 0], keys[i, 1], keys[i, 2])]
+                else:
+                    cur[(keys[i, 0], keys[i, 1], keys[i, 2])] = rest
+                    best[g] = b | v
+        else:
+            best[g] = v
+    return cur
+
+
+PURE_BITS = sum(1 << (5 * i) for i in range(2 * MAX_RUNS))  # the pure bit of every run slot
+SENTINEL = np.int64(1) << 62  # MASK value of a cached transition that sets no discard bit
+
+
+@jit
+def _layer(cur, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start, opt_dead, opt_w, opt_room,
+           opt_lives, opt_cost, allowed, mode, prune, scr, sig_ws, res_ws):
+    """One sub-step (``sub`` 0..3 = suit, 4 = groups) applied to every state of a layer.
+
+    A suit step depends only on that suit's runs and on bal/room/pc/d and the suit's reserved
+    aces, so its successors are computed once per such signature (into the workspaces
+    ``sig_ws``/``res_ws``) and replayed onto every state sharing it: states differ mostly in
+    the other suits' runs."""
+    out = new_table()
+    if sub == 4:
+        for key, v in cur.items():
+            _group_step(out, key[0], key[1], key[2], v, p, prm, opt_start, opt_dead, opt_w,
+                        opt_room, opt_lives, opt_cost, allowed, mode, False, 0, 0, 0, 0, resok)
+        return _prune_spare(out, mode) if prune else out
+    s = sub
+    sh = 30 * (s & 1)
+    run_mask = ((1 << 30) - 1) << sh
+    own = ((1 << 13) - 1) | (3 << (13 + 2 * s)) | (3 << (21 + 2 * s))
+    index = new_table()
+    tmp = new_table()
+    n_sig = 0
+    n_res = 0
+    v0 = 0 if mode == COST else SENTINEL
+    for key, v in cur.items():
+        word = key[0] if s < 2 else key[1]
+        sig = (word & run_mask, key[2] & own, np.int64(0))
+        if sig in index:
+            j = index[sig]
+        else:
+            tmp.clear()
+            _suit_step(tmp, sig[0] if s < 2 else 0, sig[0] if s >= 2 else 0, sig[1], v0, p, s,
+                       cnt, wildk, vals, nxt, resok, prm, allowed, mode, False, 0, 0, 0, 0, scr)
+            if n_sig == sig_ws.shape[1] or n_res + len(tmp) > res_ws.shape[1]:
+                _suit_step(out, key[0], key[1], key[2], v, p, s, cnt, wildk, vals, nxt, resok,
+                           prm, allowed, mode, False, 0, 0, 0, 0, scr)  # workspace full
+                continue
+            sig_ws[0, n_sig] = n_res
+            sig_ws[1, n_sig] = len(tmp)
+            for rk, rv in tmp.items():
+                res_ws[0, n_res] = rk[0] if s < 2 else rk[1]
+                res_ws[1, n_res] = rk[2]
+                res_ws[2, n_res] = rv
+                n_res += 1
+            index[sig] = n_sig
+            j = n_sig
+            n_sig += 1
+        for i in range(sig_ws[0, j], sig_ws[0, j] + sig_ws[1, j]):
+            k0 = key[0]
+            k1 = key[1]
+            if s < 2:
+                k0 = (k0 & ~run_mask) | res_ws[0, i]
+            else:
+                k1 = (k1 & ~run_mask) | res_ws[0, i]
+            k2 = (key[2] & ~own) | res_ws[1, i]
+            rv = res_ws[2, i]
+            if mode == COST:
+                nv = v + rv
+            elif rv == SENTINEL:
+                nv = v
+            else:
+                nv = rv
+            _put(out, k0, k1, k2, nv, mode)
+    return out
+
+
+@jit
+def workspace():
+    """Scratch arrays for :func:`_layer`, allocated once per solve."""
+    scr = np.zeros((8 + MAX_RUNS, MAX_RUNS), np.int64)
+    return scr, np.empty((2, 4096), np.int64), np.empty((3, 1 << 16), np.int64)
+
+
+@jit
+def _prepare(cnt, bal, wildk, prm):
+    """Per hand: the next position holding a card of each suit that can extend a run (wild-rank
+    cards extend runs as themselves only in the pure variant); ``resok[s]`` (s < 4): suit s may
+    keep aces for ace-high; ``resok[4 + p]``: a new life can still start at position >= p."""
+    nxt = np.full((4, 15), 99, np.int64)
+    resok = np.zeros(4 + 16, np.int64)
+    pure_variant = prm[P_PURE_VARIANT]
+    for s in range(4):
+        q_next = 99
+        for p in range(13, -1, -1):
+            nxt[s, p] = q_next
+            k = s * 13 + (p % 13)
+            if cnt[k] > 0 and (not wildk[k] or pure_variant):  # a card that can extend a run
+                q_next = p
+        if cnt[s * 13] > 0:
+            for q in range(max(1, 12 - bal), 13):
+                if cnt[s * 13 + q] > 0:
+                    resok[s] = 1
+        for p in range(12):
+            ok = prm[P_RUNS] == 1
+            for q in range(p, p + 3):
+                k = s * 13 + (q % 13)
+                if cnt[k] == 0 or (wildk[k] and not pure_variant):
+                    ok = False
+            if ok:
+                for t in range(p + 1):
+                    resok[4 + t] = 1
+    if prm[P_TUNNELA_LIFE] and prm[P_GROUPS]:
+        for k in range(52):
+            if cnt[k] >= 3 and (not wildk[k] or pure_variant):
+                for t in range(k % 13 + 1):
+                    resok[4 + t] = 1
+    return nxt, resok
+
+
+@jit
+def solve(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_lives, opt_cost,
+          allwild, allowed, mode):
+    """Run the sweep over ``cnt`` (53 counts). COST: min deadwood of the wild and natural cards
+    the sweep sees (-1 if no arrangement has the lives); MASK: discard bitmask; FEAS: 0/1."""
+    bal = 0
+    for k in range(52):
+        if wildk[k]:
+            bal += cnt[k]
+    joker_ok = prm[P_JOKER_WILD] and cnt[52] > 0
+    if prm[P_JOKER_WILD]:
+        bal += cnt[52]
+    nxt, resok = _prepare(cnt, bal, wildk, prm)
+    cur = new_table()
+    room = 0
+    d0 = 0 if mode == MASK else 1
+    pc0 = 0
+    z = np.zeros(4, np.int64)
+    cur[(np.int64(0), np.int64(0), _misc(bal, room, pc0, d0, z, z))] = 0 if mode == COST else 1
+    scr, sig_ws, res_ws = workspace()
+    for p in range(15):
+        nsub = 4 if p > 12 else 5
+        for sub in range(nsub):
+            cur = _layer(cur, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start, opt_dead,
+                         opt_w, opt_room, opt_lives, opt_cost, allowed, mode, True, scr, sig_ws,
+                         res_ws)
+    best = -1 if mode == COST else 0
+    for key, v in cur.items():
+        f = _final(key[2], v, prm, allwild, joker_ok, mode)
+        if mode == COST:
+            if f >= 0 and (best < 0 or f < best):
+                best = f
+        elif f > 0:
+            best |= f
+    return best
+
+
+@jit
+def find_pred(prev, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start, opt_dead, opt_w,
+              opt_room, opt_lives, opt_cost, allowed, mode, t0, t1, t2, tv):
+    """A state of ``prev`` whose sub-step reaches (t0, t1, t2) with value ``tv``, and the move."""
+    dummy = new_table()
+    scr = np.zeros((8 + MAX_RUNS, MAX_RUNS), np.int64)
+    for key, v in prev.items():
+        if sub < 4:
+            m = _suit_step(dummy, key[0], key[1], key[2], v, p, sub, cnt, wildk, vals, nxt, resok,
+                           prm, allowed, mode, True, t0, t1, t2, tv, scr)
+        else:
+            m = _group_step(dummy, key[0], key[1], key[2], v, p, prm, opt_start, opt_dead, opt_w,
+                            opt_room, opt_lives, opt_cost, allowed, mode, True, t0, t1, t2, tv,
+                            resok)
+        if m >= 0:
+            return key[0], key[1], key[2], v, m
+    return np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
+
+
+@jit
+def life_possible(cnt, wildk, prm):
+    """Cheap exact filter: a life needs three consecutive pure cards of one suit, or a tunnela
+    when tunnelas count as lives."""
+    if prm[P_LIVES] == 0:
+        return True
+    pure_variant = prm[P_PURE_VARIANT]
+    if prm[P_TUNNELA_LIFE] and prm[P_GROUPS]:
+        for k in range(52):
+            if cnt[k] >= 3 and (not wildk[k] or pure_variant):
+                return True
+    if not prm[P_RUNS]:
+        return False
+    for s in range(4):
+        run = 0
+        for p in range(14):
+            k = s * 13 + (p % 13)
+            if cnt[k] > 0 and (not wildk[k] or pure_variant):
+                run += 1
+                if run >= 3:
+                    return True
+            else:
+                run = 0
+    return False
+
+
+@jit
+def orphans(cnt, wildk, wilds):
+    """Non-wild cards with no other card of their rank and none of their suit within reach of
+    the wilds (distance <= wilds + 1): a meld holding one has no other natural card, so each
+    needs two wilds of its own."""
+    out = np.zeros(53, np.int64)
+    for k in range(52):
+        if cnt[k] != 1 or wildk[k]:
+            continue
+        s = k // 13
+        r = k % 13
+        alone = True
+        for t in range(4):
+            if t != s and cnt[t * 13 + r] > 0:
+                alone = False
+        for q in range(14):
+            other = s * 13 + (q % 13)
+            if not alone or other == k or cnt[other] == 0:
+                continue
+            dist = abs(q - r) if r > 0 else min(q, 13 - q)
+            if dist <= wilds + 1:
+                alone = False
+        if alone:
+            out[k] = 1
+    return out

@@ -1,0 +1,361 @@
+"""The meld solver: worked examples from rules/marriage.md and rules/romme.md, the nasty cases
+of notes/meld-solver.md §7, a seeded cross-check against the reference search in
+meld_reference.py, and hypothesis properties."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from meld_reference import (
+    check_arrangement,
+    ref_can_meld_all,
+    ref_deadwood,
+    ref_show_discards,
+)
+
+from envs.core import melds_kernel
+from envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, shoe, to_counts
+from envs.core.melds import (
+    MeldRules,
+    best_opening,
+    can_meld_all,
+    card_values,
+    deadwood,
+    hand_value,
+    min_deadwood,
+    show_discards,
+    wild_mask,
+)
+
+EIGHT = 7  # rank index of the 8s (rank 0 = ace)
+
+
+def marriage(wild_rank: int | None = EIGHT, lives: int = 1, **kw) -> MeldRules:
+    """Marriage defaults (rules/marriage.md §2.3, §2.6): 3+ groups, anchor rule, ace 10."""
+    ranks = () if wild_rank is None else (wild_rank,)
+    return MeldRules(wild=wild_mask(ranks=ranks), values=card_values(ace=kw.pop("ace", 10)),
+                     lives_required=lives, **kw)
+
+
+ROMME = MeldRules(wild=wild_mask(), values=card_values(ace=11), group_mode="distinct",
+                  wild_limit="not_more_than_naturals")
+
+
+def hand(text: str) -> np.ndarray:
+    return to_counts(parse_cards(text))
+
+
+def discards(text: str, rules: MeldRules) -> set[int]:
+    return set(np.flatnonzero(show_discards(hand(text), rules)).tolist())
+
+
+# --------------------------------------------------------------------------- Marriage examples
+
+M3 = "3H 4H 5H 6H 9S 10S JS QS KS KD KD KD 6C 6D 8H 2C JK 4C QH QH QS"
+M4 = "7H 8H 9H AS AD AC 2C 2D 2S 4C 4H 4S 6C 6D 6S 10C 10D 10S QS QD QC"
+M5 = "3H 4H 5H JC JD JS 9C 9D 9S KD KD KD 8S AC 2D 4S 6C 7H 10S QD 5D"
+M7 = "AH 2C 2D 2S 5C 5D 5S 7C 7D 7S 9C 9D 9S JC JD JS KC KD KS 4H 6H"
+M9 = "2C 2C 2C 5D 5D 5D 7S 7S 7S 9H 9H 9H JC JC JC QD QD QD KS KS KS"
+
+
+def test_m3_valid_show_with_two_lives() -> None:
+    assert can_meld_all(hand(M3), marriage())
+    assert can_meld_all(hand(M3), marriage(lives=2))
+    assert parse_cards("7C")[0] in discards(M3 + " 7C", marriage())
+
+
+def test_m4_wild_in_natural_place_is_not_a_life() -> None:
+    assert not can_meld_all(hand(M4), marriage())
+    assert can_meld_all(hand(M4), marriage(wild_in_natural_place_is_pure=True))
+
+
+def test_m5_loser_deadwood_needs_the_global_optimum() -> None:
+    for rules, want in [(marriage(), 53), (marriage(ace=1), 44), (marriage(lives=2), 53)]:
+        arrangement = min_deadwood(hand(M5), rules)
+        assert arrangement.penalty == deadwood(hand(M5), rules) == want
+        check_arrangement(hand(M5), rules, arrangement)
+
+
+def test_m6_m7_m9_no_life_counts_everything() -> None:
+    assert deadwood(hand(M4), marriage()) == 162
+    assert deadwood(hand(M4), marriage(ace=1)) == 135
+    assert min_deadwood(hand(M4), marriage()).melds == ()
+    assert deadwood(hand(M7), marriage(wild_rank=0)) == 159  # the A♥ is wild: 20
+    assert deadwood(hand(M9), marriage(wild_rank=3)) == 159
+    assert not can_meld_all(hand(M9), marriage(wild_rank=3))
+    assert can_meld_all(hand(M9), marriage(wild_rank=3, tunnela_counts_as_life=True))
+
+
+@pytest.mark.parametrize(("cards", "lives", "kw", "valid"), [
+    ("JK JK 5H", 0, {}, True),
+    ("JK JK 8S", 0, {}, True),
+    ("JK JK JK", 0, {}, False),
+    ("JK JK JK", 0, {"allow_all_wild_melds": True}, True),
+    ("KS AS 2S", 0, {}, False),
+    ("QS KS AS", 1, {}, True),
+    ("AS 2S 3S", 1, {}, True),
+    ("QH QH QS", 0, {}, True),
+    ("KD KD KD", 0, {}, True),
+    ("KD KD KD", 1, {}, False),
+    ("KD KD KD", 1, {"tunnela_counts_as_life": True}, True),
+    ("6C 6D 8H", 0, {}, True),
+    ("7H 8H 9H", 0, {}, True),
+    ("7H 8H 9H", 1, {}, False),
+    ("7H 8H 9H", 1, {"wild_in_natural_place_is_pure": True}, True),
+    ("8S 9S 10S", 1, {}, False),
+    ("8S 9H 10S", 1, {"wild_in_natural_place_is_pure": True}, False),
+    ("5S 5S", 0, {}, False),
+    ("5H 5H 5S", 0, {"group_mode": "distinct"}, False),
+    ("5H 5H 5H", 0, {"group_mode": "distinct"}, True),
+])
+def test_m8_meld_validity(cards: str, lives: int, kw: dict, valid: bool) -> None:
+    rules = marriage(lives=lives, **kw)
+    assert can_meld_all(hand(cards), rules) == valid
+    assert ref_can_meld_all(hand(cards), rules) == valid
+
+
+def test_m11_a_fully_melded_22_card_hand_discards_a_spare_card() -> None:
+    text = "3H 4H 5H 6H 9S 10S JS QS KS KD KD KD 6C 6D 8H 2C JK 4C QH QH QS QD"
+    got = discards(text, marriage())
+    assert {kind(2, 1), kind(5, 1), kind(8, 0), kind(12, 0), kind(11, 2)} <= got
+
+
+# --------------------------------------------------------------------------- nasty cases (§7)
+
+
+def test_greedy_fails() -> None:
+    assert can_meld_all(hand("7S 8S 9S 7H 8H 9H 7D 8D 9D"), marriage(wild_rank=None))
+    assert can_meld_all(hand("4S 5S 6S 7S 7H 7D"), marriage(wild_rank=None))
+    assert can_meld_all(hand("5S 5S 6S 6S 7S 7S"), marriage(wild_rank=None, lives=2))
+
+
+def test_spare_wilds_need_a_home() -> None:
+    assert not can_meld_all(hand("3S 4S 5S JK"), marriage())
+    assert can_meld_all(hand("3S 4S 5S JK 9D 9C"), marriage())
+    assert can_meld_all(hand("3S 4S 5S 9H 10H JH JK"), marriage(wild_rank=None))
+    assert not can_meld_all(hand("3S 4S 5S 9H 10H JH JK"), marriage(wild_rank=None, lives=2))
+    assert deadwood(hand("3S 4S 5S JK"), marriage()) == 20
+
+
+def test_aces_at_both_ends() -> None:
+    rules = marriage(wild_rank=None)
+    assert can_meld_all(hand("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS"), rules)
+    assert can_meld_all(hand("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"), rules)  # split in two
+    assert not can_meld_all(hand("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS AS"), rules)
+    assert can_meld_all(hand("AS 2S 3S QS KS AS"), marriage(wild_rank=None, lives=2))
+    assert can_meld_all(hand("KS AS JK"), marriage(lives=0))  # the wild on the left: Q-K-A
+    assert can_meld_all(hand("AS AH AD QS KS JK"), marriage(lives=0))
+    # aces wild, wanted as themselves at both ends of one suit: lives only in the pure variant
+    assert not can_meld_all(hand("AS 2S 3S QS KS AS"), marriage(wild_rank=0, lives=1))
+    assert can_meld_all(hand("AS 2S 3S QS KS AS"), marriage(wild_rank=0, lives=0))
+    assert can_meld_all(hand("AS 2S 3S QS KS AS"),
+                        marriage(wild_rank=0, lives=2, wild_in_natural_place_is_pure=True))
+
+
+def test_masks() -> None:
+    rules = marriage()
+    assert discards("AS 2S 3S JK", rules) == {JOKER}
+    # 8S needed as itself: 7S 8S 9S is a life only under the pure variant
+    text = "7S 8S 9S KD KD KD JK 5C 5C 5C"
+    assert discards(text, marriage(wild_in_natural_place_is_pure=True)) == {
+        JOKER, kind(4, 3), kind(12, 2)}
+    assert discards(text, marriage()) == set()
+    # a mask bit stands for one copy of a duplicated card
+    plain = marriage(wild_rank=None)
+    assert discards("5S 5S 5S 6S 7S 8S 9C", plain) == {kind(8, 3)}
+    assert discards("5S 5S 6S 6S 7S 7S 7S", plain) == {kind(6, 0)}
+
+
+def test_no_life_counts_the_whole_hand() -> None:
+    rules = marriage()
+    text = "2S 3S 4S 5S QH QD QC KH KD"
+    assert deadwood(hand(text), rules) == 20
+    no_life = hand("QH QD QC KH KD KC")
+    assert deadwood(no_life, rules) == hand_value(no_life, rules) == 60
+    # the cheapest split (group of 7s, 11 left) has no life; the legal one leaves 7H 7D
+    assert deadwood(hand("5S 6S 7S 7H 7D"), rules) == 14
+
+
+def test_distinct_mode_may_prefer_more_wilds() -> None:
+    rules = MeldRules(wild=wild_mask(ranks=[4]), values=card_values(), group_mode="distinct",
+                      max_group_size=4)
+    text = "4S 5C 5S 5C 4S 5C 4C 3S"
+    assert deadwood(hand(text), rules) == ref_deadwood(hand(text), rules)
+
+
+def test_six_plus_wilds() -> None:
+    rules = marriage()
+    text = "7H 7H 7S 7S 9H 9S 8S 8H 8D 8C JK JK 3C 4C 5C 10D 10D 2H 2H KS AS"
+    h = hand(text)
+    assert deadwood(h, rules) == ref_deadwood(h, rules)
+    assert can_meld_all(h, rules) == ref_can_meld_all(h, rules)
+    check_arrangement(h, rules, min_deadwood(h, rules))
+    h22 = h.copy()
+    h22[kind(5, 3)] += 1
+    assert (show_discards(h22, rules) == ref_show_discards(h22, rules)).all()
+
+
+def test_unsupported_rules_raise() -> None:
+    with pytest.raises(NotImplementedError):
+        can_meld_all(hand("KS AS 2S"), marriage(allow_wraparound=True))
+    with pytest.raises(ValueError, match="group_mode"):
+        MeldRules(group_mode="pairs")
+
+
+# --------------------------------------------------------------------------- Rommé opening
+
+
+@pytest.mark.parametrize(("cards", "value"), [
+    ("QH KH AH 7S 7D 7C", 52),  # R1
+    ("AS 2S 3S 10C 10D 10H", 36),  # R2
+    ("AS 2S 3S 4S 10C 10D 10H", 40),
+    ("8D JK 10D", 27),  # R3
+    ("JK 2C 3C", 9),
+    ("KS KH JK", 30),
+    ("9H 9H 9S", 0),  # R4
+    ("KS AS 2S", 0),
+    ("QS KS AS", 31),
+    ("JK JK 5H", 0),
+    ("4H JK 6H JK", 22),
+    ("AS 2S 3S 4H 5H 6H 2C 2D 2H 2S 3D 3C 3H 9C", 38),  # R10
+])
+def test_romme_opening_values(cards: str, value: int) -> None:
+    opening = best_opening(hand(cards), ROMME)
+    assert opening.value == value
+    laid = [c for m in opening.melds for c in m.cards] + list(opening.rest)
+    assert (to_counts(laid) == hand(cards)).all()
+
+
+def test_romme_joker_limits() -> None:
+    one = MeldRules(wild=wild_mask(), group_mode="distinct", wild_limit="one_per_meld")
+    assert best_opening(hand("4H JK 6H JK"), one).value == 15  # 4-5-6, one joker kept
+    free = MeldRules(wild=wild_mask(), group_mode="distinct")
+    assert best_opening(hand("4H JK JK"), free).value == 15  # 4-5-6
+    apart = MeldRules(wild=wild_mask(), group_mode="distinct", wilds_may_touch=False)
+    assert best_opening(hand("4H JK JK"), apart).value == 12  # 3-4-5, jokers not side by side
+
+
+# --------------------------------------------------------------------------- cross-check
+
+
+def random_hand(rng: np.random.Generator, size: int, wild_rank: int, near: bool,
+                extra_wilds: int) -> np.ndarray:
+    """A Marriage-like hand from a 3-deck + 3-joker shoe; ``near`` builds it from runs and
+    groups (with some wilds mixed in) so many hands are complete or nearly so."""
+    avail = shoe(3, 3).astype(np.int64)
+    c = np.zeros(NUM_KINDS, np.int64)
+
+    def take(k: int) -> bool:
+        if avail[k] > 0:
+            avail[k] -= 1
+            c[k] += 1
+            return True
+        return False
+
+    def take_wild() -> None:
+        take(JOKER) or take(kind(wild_rank, int(rng.integers(4))))
+
+    if near:
+        while c.sum() < size - 1:
+            if rng.random() < 0.5:
+                s, length = int(rng.integers(4)), int(rng.integers(3, 6))
+                a = int(rng.integers(0, 15 - length))
+                for q in range(a, a + length):
+                    take_wild() if rng.random() < 0.15 else take(kind(q % 13, s))
+            else:
+                r = int(rng.integers(13))
+                for _ in range(int(rng.integers(3, 5))):
+                    take_wild() if rng.random() < 0.15 else take(kind(r, int(rng.integers(4))))
+        for _ in range(extra_wilds):
+            take_wild()
+    while c.sum() > size:
+        c[rng.choice(np.flatnonzero(c))] -= 1
+    while c.sum() < size:
+        take(int(rng.integers(NUM_KINDS)))
+    return c
+
+
+# The reference takes ~0.1-0.3 s on a near-complete 22-card hand, so the default run checks a
+# few hundred hands; TAAS_MELD_CROSS_HANDS=5000 runs the full check (about 25 minutes).
+CROSS_HANDS = int(os.environ.get("TAAS_MELD_CROSS_HANDS", 150 if melds_kernel.HAVE_NUMBA else 40))
+
+
+def test_cross_check_against_reference() -> None:
+    rng = np.random.default_rng(2024)
+    variants = [{}, {"lives": 2}, {"wild_in_natural_place_is_pure": True},
+                {"allow_all_wild_melds": True}, {"tunnela_counts_as_life": True}, {"lives": 0}]
+    for i in range(CROSS_HANDS):
+        wild_rank = int(rng.integers(13))
+        rules = marriage(wild_rank=wild_rank, **variants[i % len(variants)])
+        near = rng.random() < 0.6
+        h22 = random_hand(rng, 22, wild_rank, near, int(rng.integers(0, 7)) if near else 0)
+        h21 = h22.copy()
+        h21[rng.choice(np.flatnonzero(h22))] -= 1
+        where = f"hand {i} {np.flatnonzero(h22).tolist()} {rules}"
+        assert (show_discards(h22, rules) == ref_show_discards(h22, rules)).all(), where
+        assert can_meld_all(h21, rules) == ref_can_meld_all(h21, rules), where
+        assert deadwood(h21, rules) == ref_deadwood(h21, rules), where
+        if i % 25 == 0:
+            arrangement = min_deadwood(h21, rules)
+            assert arrangement.penalty == deadwood(h21, rules), where
+            check_arrangement(h21, rules, arrangement)
+
+
+def test_cross_check_other_rule_sets() -> None:
+    rng = np.random.default_rng(7)
+    rule_sets = [
+        marriage(group_mode="distinct"),
+        marriage(max_group_size=4, allow_all_wild_melds=True),
+        marriage(allow_groups=False, lives=0),
+        marriage(allow_runs=False, lives=0),
+        MeldRules(wild=wild_mask(kinds=parse_cards("7S 8S 9S")), lives_required=1),
+    ]
+    for i in range(120):
+        rules = rule_sets[i % len(rule_sets)]
+        h = random_hand(rng, 13, EIGHT, rng.random() < 0.6, int(rng.integers(0, 4)))
+        assert deadwood(h, rules) == ref_deadwood(h, rules), (i, rules)
+        assert (show_discards(h, rules) == ref_show_discards(h, rules)).all(), (i, rules)
+
+
+# --------------------------------------------------------------------------- properties
+
+SMALL_HANDS = st.lists(st.integers(0, NUM_KINDS - 1), min_size=3, max_size=14).map(to_counts)
+
+
+def permute_suits(counts: np.ndarray, perm: list[int]) -> np.ndarray:
+    out = counts.copy()
+    for s in range(4):
+        out[perm[s] * 13:perm[s] * 13 + 13] = counts[s * 13:s * 13 + 13]
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(SMALL_HANDS, st.permutations(range(4)), st.integers(0, 12))
+def test_properties(counts: np.ndarray, perm: list[int], wild_rank: int) -> None:
+    counts = np.minimum(counts, 3)
+    rules = marriage(wild_rank=wild_rank)
+    d = deadwood(counts, rules)
+    assert 0 <= d <= hand_value(counts, rules)
+    assert (d == 0) == can_meld_all(counts, rules)
+    assert deadwood(permute_suits(counts, perm), rules) == d
+    mask = show_discards(counts, rules)
+    for k in np.flatnonzero(counts):
+        less = counts.copy()
+        less[k] -= 1
+        assert mask[k] == can_meld_all(less, rules)
+
+
+@settings(max_examples=100, deadline=None)
+@given(SMALL_HANDS, st.integers(0, 3), st.integers(1, 10))
+def test_adding_a_spare_pure_run_never_raises_deadwood(counts: np.ndarray, suit: int,
+                                                        start: int) -> None:
+    rules = marriage(wild_rank=None)
+    counts = np.minimum(counts, 2)
+    more = counts.copy()
+    for q in range(start, start + 3):
+        more[kind(q % 13, suit)] += 1
+    assert deadwood(more, rules) <= deadwood(counts, rules)
