@@ -40,10 +40,26 @@ def main(argv: list[str] | None = None) -> int:
     score = sub.add_parser("score", help="score a hand (scorekeeping helper)")
     games = score.add_subparsers(dest="game", required=True)
     cont = games.add_parser("continental", help="penalty and go-out discards")
-    cont.add_argument("--hand", required=True, help='cards, e.g. "7C 10h Ts JK"')
-    cont.add_argument("--hand-size", type=int, default=15)
-    cont.add_argument("--min-naturals", type=int, default=1, choices=(1, 2))
-    cont.add_argument("--json", action="store_true")
+    cont.add_argument("--hand-size", type=int)
+    cont.add_argument("--min-naturals", type=int)
+    marr = games.add_parser("marriage", help="wild rank, show check, penalty and arrangement")
+    marr.add_argument("--indicator", required=True, help="the indicator card, e.g. 7D")
+    marr.add_argument("--lives-required", type=int)
+    marr.add_argument("--ace-penalty", type=int)
+    marr.add_argument("--wild-scope")
+    romme = games.add_parser("romme", help="hand value, loser's charge, best opening")
+    romme.add_argument("--never-opened", action="store_true")
+    romme.add_argument("--players", type=int, default=2)
+    for game in (cont, marr, romme):
+        game.add_argument("--hand", required=True, help='cards, e.g. "7C 10h Ts JK"')
+        game.add_argument(
+            "--rule",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="any other rule flag of the game's env (repeatable)",
+        )
+        game.add_argument("--json", action="store_true")
 
     args = parser.parse_args(argv)
     try:
@@ -124,17 +140,38 @@ def _print_series(title: str, specs: list[str], per_round: list[list[float]]) ->
         print(f"player_{seat:<2} {spec:{width}} {cells} {total:7g}")
 
 
-def _score(args: argparse.Namespace) -> int:
-    from envs.continental.rules import score_hand
+def _given(options: dict) -> dict:
+    """The command-line options the user set (argparse leaves the others None)."""
+    return {k: v for k, v in options.items() if v is not None}
 
-    result = score_hand(parse_cards(args.hand), args.hand_size, args.min_naturals)
+
+def _score(args: argparse.Namespace) -> int:
+    cards = parse_cards(args.hand)
+    rules = dict(parse_rule(r) for r in args.rule)
+    if args.game == "continental":
+        from envs.continental.rules import score_hand
+
+        named = {"hand_size": args.hand_size, "min_naturals_per_group": args.min_naturals}
+        result = score_hand(cards, **rules, **_given(named))
+    elif args.game == "marriage":
+        from envs.marriage.scoring import score_hand
+
+        named = {
+            "lives_required": args.lives_required,
+            "ace_penalty": args.ace_penalty,
+            "wild_scope": args.wild_scope,
+        }
+        result = score_hand(cards, args.indicator, **rules, **_given(named))
+    else:
+        from envs.romme.scoring import score_hand
+
+        result = score_hand(cards, args.never_opened, args.players, **rules)
     if args.json:
         print(json.dumps(result))
     else:
-        print(f"penalty: {result['penalty']}")
-        if result["go_out_discards"] is not None:
-            shown = " ".join(result["go_out_discards"]) or "none (cannot go out)"
-            print(f"go out by discarding: {shown}")
+        for key, value in result.items():
+            shown = " ".join(map(str, value)) if isinstance(value, list) else value
+            print(f"{key}: {shown}")
     return 0
 
 

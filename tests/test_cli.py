@@ -36,6 +36,38 @@ def test_score_continental_json(capsys):
     assert json.loads(capsys.readouterr().out) == {"penalty": 6, "go_out_discards": None}
 
 
+def test_score_marriage_json(capsys):
+    # spec M4 (wild rank 8): every card melds, but the only run holds 8H, so there is no life;
+    # a loser is charged the whole hand: aces 3x10, 2s 6, 4s 12, 6s 18, 10s 30, Qs 30,
+    # 7H + 9H 16, the wild 8H 20 = 162
+    hand = "7H 8H 9H AS AD AC 2C 2D 2S 4C 4H 4S 6C 6D 6S 10C 10D 10S QS QD QC"
+    assert main(["score", "marriage", "--indicator", "7D", "--hand", hand, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["wild_rank"], out["can_show"], out["penalty"], out["melds"]) == (
+        "8",
+        False,
+        162,
+        [],
+    )
+    argv = ["score", "marriage", "--indicator", "7D", "--hand", hand, "--json"]
+    assert main([*argv, "--rule", "wild_in_natural_place_is_pure=true"]) == 0
+    assert json.loads(capsys.readouterr().out)["can_show"] is True
+    assert main([*argv, "--ace-penalty", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["penalty"] == 162 - 27
+
+
+def test_score_romme_json(capsys):
+    # spec R6: never opened, 36 in hand: 36 + 25 = 61, capped at half the target (100 / 2)
+    argv = ["score", "romme", "--hand", "KS QD 9C 7H", "--json"]
+    assert main([*argv, "--never-opened"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["hand_value"], out["charge"], out["opening_value"]) == (36, 50, 0)
+    # three 4-card groups of tens, jacks and kings, 10 points a card: an opening of 120
+    hand = "10S 10H 10D 10C JS JH JD JC KS KH KD KC"
+    assert main(["score", "romme", "--hand", hand, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["opening_value"] == 120
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -1,4 +1,4 @@
-"""Marriage (Nepal) rule variants: one frozen, validated dataclass (spec: shared/rules/marriage.md)."""
+"""Marriage (Nepal) rule variants: one frozen, validated dataclass (spec: rules/marriage.md)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,9 @@ printed_jokers                      None (=decks) 0
 hand_size                           None          21 (3 decks); 13 (default), 16 (2 decks)
 wild_scope                          "rank"        "rank_and_suit" (next rank, same suit only)
 printed_joker_indicator             "redraw"      "aces_wild", "printed_only"
-allow_wraparound                    False         True (K-A-2 is a sequence)
+allow_wraparound                    False         True (K-A-2 is a sequence; not yet
+                                                  supported by the shared solver: raises
+                                                  NotImplementedError)
 wild_in_natural_place_is_pure       False         True (7H 8H 9H with 8s wild is a life)
 tunnela_counts_as_life              False         True
 allow_all_wild_melds                False         True (Jk Jk Jk is a meld)
@@ -69,7 +71,7 @@ discard (``show_requires_discard=False``), 109–161 dublee swap of kind. Card k
 ``suit * 13 + rank`` (suits S H D C, rank A=0..K=12) and 52 = printed joker. Under
 ``invalid_show="forbid"`` a show is in the mask only when it is valid.
 
-Observation: ``{"observation": float32[1693], "action_mask": int8[162]}``; the named blocks
+Observation: ``{"observation": float32[1582], "action_mask": int8[162]}``; the named blocks
 are in :data:`envs.marriage.observation.LAYOUT`: own hand (counts per kind), wild kinds, wild
 rank, indicator, top discard, discard pile, per-seat discards, pick-ups from the pile, dublees
 set aside and hands revealed by invalid shows, hand sizes, totals / 100, seats in the round,
@@ -80,10 +82,11 @@ Rewards: ``"points"`` — minus the round penalty; ``"zero_sum"`` — the mean p
 round's players minus one's own; ``"win"`` — +1 to the winner (the shower, or the session
 winner), −1/(n−1) to everyone else. In a round episode the reward comes when the round ends; in
 a match episode once at the end (sums of the round penalties, or the session winner), or every
-round with ``settle_each_round=True``. Void and truncated rounds score nothing. ``info`` at the
-end carries ``winner``, ``totals`` and ``rounds``: for each round the indicator, wild rank,
-penalties, and every player's hand, best arrangement (melds with their lives and the cards
-acting as wilds), deadwood and penalty, so the scoring can be checked by hand.
+round with ``settle_each_round=True`` (for ``"win"`` then +1 per round won). Void and truncated
+rounds score nothing. ``info`` at the end carries ``winner``, ``totals`` and ``rounds``: for
+each round the indicator, wild rank, penalties, and every player's hand, best arrangement
+(melds, which count as the required lives, which cards act as wilds), deadwood and penalty, so
+the scoring can be checked by hand.
 :func:`envs.marriage.scoring.score_hand` scores any hand the same way.
 
 Illegal actions: the raw env raises ``ValueError`` naming the action, the player and the legal
@@ -95,21 +98,11 @@ Version History
 
 from __future__ import annotations
 
-from envs.core.aec import CardGameEnv, wrap
-from envs.core.config import build_config
+from envs.core.aec import env_factories
 from envs.marriage.config import GAME, Config
 from envs.marriage.observation import MarriageObserver
 from envs.marriage.rules import MarriageGame
 
 __all__ = ["Config", "env", "raw_env"]
 
-
-def raw_env(render_mode: str | None = None, **rules) -> CardGameEnv:
-    """The unwrapped AEC env; illegal actions raise ``ValueError``."""
-    config = build_config(Config, GAME, rules)
-    return CardGameEnv(MarriageGame(config), MarriageObserver(config), render_mode)
-
-
-def env(render_mode: str | None = None, **rules):
-    """The AEC env with PettingZoo's standard wrappers."""
-    return wrap(raw_env(render_mode, **rules))
+raw_env, env = env_factories(GAME, Config, MarriageGame, MarriageObserver)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.cards import NUM_KINDS, NUM_RANKS
-from envs.core.game import Observer
+from envs.core.game import Observer, make_layout
 from envs.marriage.config import MAX_PLAYERS, Config
 from envs.marriage.rules import PHASES, MarriageState
 
@@ -39,12 +39,7 @@ _BLOCKS = [
     ("tiebreak", 1),
 ]
 
-LAYOUT: dict[str, slice] = {}
-_offset = 0
-for _name, _size in _BLOCKS:
-    LAYOUT[_name] = slice(_offset, _offset + _size)
-    _offset += _size
-SIZE = _offset
+LAYOUT, SIZE = make_layout(_BLOCKS)
 
 
 class MarriageObserver(Observer):
@@ -65,6 +60,7 @@ class MarriageObserver(Observer):
         self.low[LAYOUT["totals"]] = -1e6
         self.high[LAYOUT["totals"]] = 1e6
         self.high[LAYOUT["rounds_left"]] = config.rounds
+        self.high[LAYOUT["jokers_redrawn"]] = 1e6  # each redraw is a fresh random insertion
 
     def encode(self, state: MarriageState, player: int) -> np.ndarray:
         n = self.config.num_players
@@ -72,7 +68,8 @@ class MarriageObserver(Observer):
         obs = np.zeros(SIZE, np.float32)
         obs[LAYOUT["hand"]] = state.hands[player]
         obs[LAYOUT["wild"]] = state.wild
-        obs[LAYOUT["wild_rank"].start + (state.wild_rank if state.wild_rank >= 0 else NUM_RANKS)] = 1
+        rank = state.wild_rank if state.wild_rank >= 0 else NUM_RANKS
+        obs[LAYOUT["wild_rank"].start + rank] = 1
         obs[LAYOUT["indicator"].start + state.indicator] = 1
         if state.pile:
             obs[LAYOUT["top_discard"].start + state.pile[-1]] = 1

@@ -8,7 +8,8 @@ one solve a step needs.
 
 Decisions where the spec leaves room (documented in the env docstring too):
 - a printed-joker indicator under ``"redraw"`` goes back below the top card, so the next card
-  turned is a different one; the number of redraws is public;
+  turned is a different one; the number of redraws is public; under ``"aces_wild"`` with
+  ``wild_scope="rank_and_suit"`` a joker indicator has no suit, so every ace is wild;
 - ``forbid_rediscard_of_drawn_discard`` forbids a plain discard of the kind just taken (either
   identical copy); a show may discard it;
 - an invalid show (``"penalize"``) still makes its discard, reveals the other cards, and charges
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from envs.core.cards import JOKER, NUM_KINDS, cards_str, card_str, from_counts, shoe
+from envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
 from envs.core.game import Game, State
 from envs.marriage import actions as A
 from envs.marriage.config import Config
@@ -133,8 +134,7 @@ class MarriageGame(Game):
 
     def _deal(self, s: MarriageState) -> None:
         cfg = self.config
-        deck = np.repeat(np.arange(NUM_KINDS), self._shoe)
-        s.rng.shuffle(deck)
+        deck = shuffled(self._shoe, s.rng)
         size = cfg.deal_size
         seats = self._seats_after(s, s.dealer)
         m = len(seats)
@@ -144,7 +144,7 @@ class MarriageGame(Game):
         dealt = deck[::-1][: m * size]
         for i, p in enumerate(seats):
             s.hands[p] = np.bincount(dealt[i::m], minlength=NUM_KINDS)
-        s.stock = deck[: len(deck) - m * size].tolist()
+        s.stock = deck[: len(deck) - m * size]
         s.jokers_redrawn = 0
         while True:
             s.indicator = s.stock.pop()
@@ -167,20 +167,7 @@ class MarriageGame(Game):
         return [p for p in out if p in s.active and p not in s.dead]
 
     # -- queries ---------------------------------------------------------------------------
-    def current_player(self, state: MarriageState) -> int:
-        return -1 if state.over else state.current
-
-    def is_terminal(self, state: MarriageState) -> bool:
-        return state.over
-
-    def is_truncated(self, state: MarriageState) -> bool:
-        return state.truncated
-
-    def returns(self, state: MarriageState) -> np.ndarray:
-        return state.returns.copy()
-
-    def action_to_str(self, action: int) -> str:
-        return A.action_to_str(action)
+    action_to_str = staticmethod(A.action_to_str)
 
     def shoe(self, state: MarriageState) -> np.ndarray:
         return self._shoe
@@ -268,8 +255,8 @@ class MarriageGame(Game):
         """A valid show wins the round; an invalid one (only offered under ``"penalize"``) puts
         the player out of the round with a fixed penalty."""
         hand = s.hands[p]
-        if self.scorer(s).can_show(hand):
-            self._end_round(s, p)
+        if self.config.invalid_show == "forbid" or self.scorer(s).can_show(hand):
+            self._end_round(s, p)  # under "forbid" the mask offered only valid shows
             return
         s.dead.append(p)
         s.revealed[p] = hand
@@ -300,9 +287,7 @@ class MarriageGame(Game):
         """The moment the stock is empty, the discard pile except its top card is shuffled
         into a new stock."""
         if not s.stock and len(s.pile) > 1:
-            rest = np.array(s.pile[:-1])
-            s.rng.shuffle(rest)
-            s.stock = rest.tolist()
+            s.stock = shuffled(np.bincount(s.pile[:-1], minlength=NUM_KINDS), s.rng)
             s.pile = s.pile[-1:]
             s.pile_counts[:] = 0
             s.pile_counts[s.pile[0]] = 1
@@ -316,12 +301,10 @@ class MarriageGame(Game):
         penalties = np.zeros(n, np.int64)
         players = {}
         for q in s.active:
-            if winner < 0:
-                players[q] = {"hand": cards_str(from_counts(s.hands[q]))}
-                continue
-            if q in s.fixed_penalty:
-                penalties[q] = s.fixed_penalty[q]
-                players[q] = {"hand": cards_str(from_counts(s.hands[q])), "invalid_show": True,
+            if winner < 0 or q in s.fixed_penalty:
+                penalties[q] = s.fixed_penalty.get(q, 0)
+                hand = [card_str(c) for c in from_counts(s.hands[q])]
+                players[q] = {"hand": hand, "invalid_show": q in s.fixed_penalty,
                               "penalty": int(penalties[q])}
                 continue
             report = scorer.report(s.hands[q])
@@ -381,7 +364,7 @@ class MarriageGame(Game):
         cfg = self.config
         if s.tiebreak:
             round_pen = penalties[s.tied]
-            return [q for q, v in zip(s.tied, round_pen) if v == round_pen.min()]
+            return [q for q, v in zip(s.tied, round_pen, strict=True) if v == round_pen.min()]
         reached = cfg.target_score is not None and s.totals.max() >= cfg.target_score
         if not reached and s.rounds_played < cfg.rounds:
             return None
@@ -442,6 +425,6 @@ class MarriageGame(Game):
                 lines.append("round void: nothing left to draw")
             else:
                 shown = last["players"][last["winner"]]
-                melds = " | ".join(m["cards"] for m in shown.get("melds", []))
+                melds = " | ".join(" ".join(m["cards"]) for m in shown["melds"])
                 lines.append(f"player_{last['winner']} showed: {melds}")
         return "\n".join(lines)

@@ -13,7 +13,17 @@ from collections.abc import Iterable
 import numpy as np
 
 from envs.core import melds
-from envs.core.cards import JOKER, NUM_KINDS, NUM_SUITS, RANKS, card_str, kind, parse_card, rank_of, suit_of
+from envs.core.cards import (
+    JOKER,
+    NUM_KINDS,
+    NUM_SUITS,
+    RANKS,
+    card_str,
+    kind,
+    parse_card,
+    rank_of,
+    suit_of,
+)
 from envs.core.config import build_config
 from envs.marriage.config import GAME, Config
 
@@ -44,82 +54,65 @@ def wild_rank_str(rank: int) -> str | None:
     return None if rank < 0 else RANKS[rank]
 
 
-def card_values(config: Config, wild: np.ndarray) -> np.ndarray:
-    """Penalty of each kind left unmelded: 2–10 face value, J Q K 10, ace ``ace_penalty``,
-    any wild card ``joker_penalty``."""
-    ranks = np.arange(NUM_KINDS) % len(RANKS)
-    values = np.minimum(ranks + 1, 10)
-    values[ranks == 0] = config.ace_penalty
-    values[wild] = config.joker_penalty
-    return values.astype(np.int64)
-
-
 class Scorer:
     """The meld oracle for one config and one set of wild cards."""
 
     def __init__(self, config: Config, wild: np.ndarray):
+        if config.allow_wraparound:
+            # The solver's pure-sequence prefilter would silently answer "no" for K-A-2.
+            raise NotImplementedError(
+                "allow_wraparound=True needs wrap-around runs in envs.core.melds (not there yet)"
+            )
         self.config = config
-        self.wild = wild.copy()
-        self.values = card_values(config, wild)
         self.rules = melds.MeldRules(
             wild=tuple(bool(w) for w in wild),
+            values=melds.card_values(ace=config.ace_penalty, joker=config.joker_penalty),
+            wild_penalty=config.joker_penalty,
             lives_required=config.lives_required,
-            allow_runs=True,
-            allow_groups=True,
             group_mode="any",
             max_group_size=config.max_group_size,
             allow_wraparound=config.allow_wraparound,
             wild_in_natural_place_is_pure=config.wild_in_natural_place_is_pure,
             allow_all_wild_melds=config.allow_all_wild_melds,
             tunnela_counts_as_life=config.tunnela_counts_as_life,
-            values=tuple(int(v) for v in self.values),
-            wild_penalty=config.joker_penalty,
         )
 
     def can_show(self, hand: np.ndarray) -> bool:
         """Every card of ``hand`` in melds, with the required lives."""
-        return bool(melds.can_meld_all(hand, self.rules))
+        return melds.can_meld_all(hand, self.rules)
 
     def show_discards(self, hand: np.ndarray) -> np.ndarray:
-        """53 bools: the kinds whose discard leaves a hand that can show (one solver pass)."""
-        return np.asarray(melds.show_discards(hand, self.rules), dtype=bool)
+        """53 bools: the held kinds whose discard leaves a hand that can show (one solver
+        pass)."""
+        return melds.show_discards(hand, self.rules) & (hand > 0)
 
     def hand_value(self, hand: np.ndarray) -> int:
         """Value of every card in ``hand`` (what a loser without the required lives pays)."""
-        return int(self.values @ hand)
+        return melds.hand_value(hand, self.rules)
 
     def report(self, hand: np.ndarray) -> dict:
         """A loser's penalty and the arrangement behind it, JSON-ready: the minimum deadwood
         over arrangements holding the required lives (else the whole hand), less
         ``tunnela_bonus`` per tunnela melded in that arrangement."""
         best = melds.min_deadwood(hand, self.rules)
-        shown = [_meld_dict(m) for m in best.melds]
         tunnelas = sum(
-            len(m["cards"]) == 3 and len(set(m["cards"])) == 1 and not m["wild"] for m in shown
+            len(m.cards) == 3 and len(set(m.cards)) == 1 and not any(m.as_wild)
+            for m in best.melds
         )
         return {
-            "hand": [card_str(c) for c in _as_list(hand)],
-            "melds": shown,
-            "deadwood": [card_str(c) for c in _as_list(best.deadwood)],
+            "hand": [card_str(c) for c in np.repeat(np.arange(NUM_KINDS), hand)],
+            "melds": [
+                {
+                    "cards": [card_str(c) for c in m.cards],
+                    "life": m.is_life,
+                    "as_wild": [card_str(c) for c, w in zip(m.cards, m.as_wild, strict=True) if w],
+                }
+                for m in best.melds
+            ],
+            "deadwood": [card_str(c) for c in best.deadwood],
             "tunnelas": tunnelas,
             "penalty": int(best.penalty) - self.config.tunnela_bonus * tunnelas,
         }
-
-
-def _as_list(cards) -> list[int]:
-    """Card kinds of a count vector or of a list of kinds."""
-    arr = np.asarray(cards)
-    if arr.shape == (NUM_KINDS,) and arr.dtype != object and arr.max(initial=0) <= 3 and len(arr):
-        return np.repeat(np.arange(NUM_KINDS), arr).tolist()
-    return sorted(int(c) for c in cards)
-
-
-def _meld_dict(meld) -> dict:
-    return {
-        "cards": [card_str(c) for c in _as_list(meld.cards)],
-        "life": bool(meld.life),
-        "wild": [card_str(c) for c in _as_list(meld.wild)],
-    }
 
 
 def score_hand(cards: str | Iterable[str | int], indicator: str | int, **flags) -> dict:
@@ -158,7 +151,7 @@ def score_hand(cards: str | Iterable[str | int], indicator: str | int, **flags) 
         "deadwood": report["deadwood"],
     }
     if len(hand_kinds) == config.deal_size + 1 and config.show_requires_discard:
-        ok = scorer.show_discards(hand) & (hand > 0)
+        ok = scorer.show_discards(hand)
         out["show_discards"] = [card_str(c) for c in np.flatnonzero(ok)]
         out["can_show"] = bool(ok.any())
     return out
@@ -174,5 +167,5 @@ def _parse(cards: str | Iterable[str | int]) -> list[int]:
         elif isinstance(c, (int, np.integer)) and 0 <= c < NUM_KINDS:
             out.append(int(c))
         else:
-            raise ValueError(f"bad card {c!r}: expected a card string such as '10H' or a kind 0..52")
+            raise ValueError(f"bad card {c!r}: expected a card such as '10H' or a kind 0..52")
     return out
