@@ -37,6 +37,7 @@ from envs.core.cards import (
     shoe,
     shuffled,
 )
+from envs.core.config import build_config
 from envs.core.game import Game, State, make_layout
 
 DRAW, DISCARD, BUY = 0, 1, 2
@@ -437,11 +438,13 @@ def _round_lines(entry: dict, symbols: bool) -> str:
     return "\n".join(lines)
 
 
-def score_hand(cards: list[int], hand_size: int = 15, min_naturals_per_group: int = 1) -> dict:
-    """Scorekeeping helper: the hand's penalty and, for a hand one card over ``hand_size``,
-    the discards that would let it go out (cards as ``parse_cards`` writes them)."""
+def score_hand(cards: list[int], **flags) -> dict:
+    """Scorekeeping helper: the hand's penalty and, for a hand one card over the deal size,
+    the discards that would let it go out (cards as ``parse_cards`` writes them). ``flags``
+    are ``continental_v0`` rules (``hand_size``, ``min_naturals_per_group`` matter here)."""
+    config = build_config(Config, "continental", flags)
     hand = np.bincount(cards, minlength=NUM_KINDS) if cards else np.zeros(NUM_KINDS, np.int64)
     discards = None
-    if len(cards) == hand_size + 1:
-        discards = [card_str(k) for k in go_out_discards(hand, min_naturals_per_group)]
+    if len(cards) == config.deal_size + 1:
+        discards = [card_str(k) for k in go_out_discards(hand, config.min_naturals_per_group)]
     return {"penalty": int(CARD_VALUES @ hand), "go_out_discards": discards}
