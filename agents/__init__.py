@@ -25,7 +25,10 @@ __all__ = [
 _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "agents.base:RandomAgent"},
     "greedy": {"continental_v0": "agents.continental_greedy:GreedyAgent"},
-    "heuristic": {"mariage_v0": "agents.mariage_heuristic:MariageHeuristicAgent"},
+    "heuristic": {
+        "mariage_v0": "agents.mariage_heuristic:MariageHeuristicAgent",
+        "romme_v0": "agents.romme_heuristic:RommeHeuristicAgent",
+    },
 }
 
 

@@ -13,6 +13,8 @@ from types import ModuleType
 _MODULES = {
     "continental_v0": "envs.continental.env",
     "mariage_v0": "envs.mariage.env",
+    "marriage_v0": "envs.marriage.env",
+    "romme_v0": "envs.romme.env",
 }
 
 

@@ -1,0 +1,89 @@
+"""A rule-based Rommé agent: open as soon as it can, lay off, take jokers, shed expensive cards.
+
+It reads only its own observation (through ``LAYOUT``) and the mask, plus the shared meld maths
+for its own hand, so it is fair by construction. A baseline that beats random play widely, not
+a strong player: it never holds back melds, and it does not track what opponents collect.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.base import Agent
+from envs.core.cards import JOKER, NUM_RANKS
+from envs.romme import actions as A
+from envs.romme.config import Config
+from envs.romme.observation import LAYOUT
+from envs.romme.opening import best_opening
+from envs.romme.rules import HAND_VALUES
+
+_RANK = np.arange(JOKER) % NUM_RANKS
+_SUIT = np.arange(JOKER) // NUM_RANKS
+
+
+def _partners(hand: np.ndarray, card: int) -> int:
+    """How many other held cards could share a meld with ``card``: the same rank in another
+    suit, or the same suit within two ranks (ace at both ends)."""
+    if card == JOKER:
+        return 99
+    held = np.flatnonzero(hand[:JOKER])
+    same_rank = (_RANK[held] == _RANK[card]) & (_SUIT[held] != _SUIT[card])
+    gap = np.abs(_RANK[held] - _RANK[card])
+    gap = np.minimum(gap, np.where((_RANK[held] == 0) | (_RANK[card] == 0), 13 - gap, gap))
+    near = (_SUIT[held] == _SUIT[card]) & (gap > 0) & (gap <= 2)
+    return int(same_rank.sum() + near.sum())
+
+
+class RommeHeuristicAgent(Agent):
+    """Draw the discard when it pairs up with the hand; lay the most valuable melds the hand
+    holds (the opening as soon as it reaches the minimum); exchange jokers; lay off natural
+    cards; discard the least connected card, the most expensive first."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None, config: Config | None = None):
+        super().__init__(seed)
+        self.config = config or Config()
+        self._gave_up = False  # abandoned an opening this turn: do not try again until the draw
+
+    @classmethod
+    def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> Agent:
+        if arg:
+            raise ValueError(f"agent {cls.name!r} takes no argument (got {arg!r})")
+        return cls(seed, Config(**config))
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        hand = observation[LAYOUT["hand"]].astype(np.int64)
+        if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
+            self._gave_up = False
+            return self._draw(observation, hand, action_mask)
+        for k in np.flatnonzero(action_mask[A.EXCHANGE : A.MELD]):
+            return A.EXCHANGE + int(k)
+        if action_mask[A.MELD :].any() and not self._gave_up:
+            _, plan = best_opening(hand, self.config)
+            for shape in plan:
+                if action_mask[A.MELD + shape]:
+                    return A.MELD + shape
+        naturals = np.flatnonzero(action_mask[A.LAY_OFF : A.LAY_OFF + JOKER])
+        if naturals.size:
+            return A.LAY_OFF + int(naturals[np.argmax(HAND_VALUES[naturals])])
+        discards = np.flatnonzero(action_mask[A.DISCARD : A.LAY_OFF])
+        if action_mask[A.LAY_OFF + JOKER] and (not discards.size or hand.sum() <= 3):
+            return A.LAY_OFF + JOKER
+        if discards.size:
+            key = [(_partners(hand, int(k)), -HAND_VALUES[k]) for k in discards]
+            return A.DISCARD + int(discards[min(range(len(key)), key=key.__getitem__)])
+        if action_mask[A.ABANDON]:
+            self._gave_up = True
+            return A.ABANDON
+        return int(np.flatnonzero(action_mask)[0])
+
+    def _draw(self, observation: np.ndarray, hand: np.ndarray, mask: np.ndarray) -> int:
+        top = np.flatnonzero(observation[LAYOUT["top_discard"]])
+        if (
+            mask[A.DRAW_DISCARD]
+            and top.size
+            and (top[0] == JOKER or _partners(hand, int(top[0])) >= 2 or not mask[A.DRAW_STOCK])
+        ):
+            return A.DRAW_DISCARD
+        return A.DRAW_STOCK

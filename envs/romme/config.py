@@ -1,0 +1,89 @@
+"""Rommé (German Rummy) rule variants: one frozen, validated dataclass.
+
+Spec: shared/rules/romme.md (§4.8 lists every flag and where it comes from).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from envs.core.config import check_choice
+
+GAME = "romme"
+MAX_PLAYERS = 6
+BOOLS = (True, False)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every rule variant of Rommé; defaults are the seed's scoring on German tournament-style
+    play (110 cards, 13 each, opening >= 40).
+
+    ``target_per_opponent`` sets the match target (100 per opponent); ``never_opened_cap`` is
+    the flat cap, the other cap (half the target) always applies as the seed says.
+    ``episode="match"`` plays rounds until the target is reached with a single lowest total.
+    """
+
+    num_players: int = 4
+    jokers: int = 6
+    hand_size: int = 13
+    first_player_extra_card: bool = False
+    opening_min: int = 40
+    allow_wraparound: bool = False
+    joker_limit: str = "not_more_than_naturals"
+    jokers_may_touch: bool = True
+    discard_draw_requires_opening: bool = False
+    lay_off_on_opening_turn: bool = True
+    exchanged_joker_must_be_used: bool = True
+    exchange_before_opening: bool = False
+    may_discard_joker: bool = True
+    must_discard_to_go_out: bool = False
+    forbid_rediscard_of_drawn_discard: bool = True
+    on_stock_empty: str = "block"
+    hand_rummy_scoring: str = "flat"
+    hand_rummy_points: int = 200
+    hand_rummy_ignores_opening_min: bool = False
+    never_opened_surcharge: int = 25
+    never_opened_cap: int = 100
+    blocked_tie: str = "all_win"
+    target_per_opponent: int = 100
+    episode: str = "round"
+    reward: str = "points"
+    max_turns_per_round: int = 1000
+
+    def __post_init__(self) -> None:
+        check_choice(GAME, "num_players", self.num_players, range(2, MAX_PLAYERS + 1))
+        check_choice(GAME, "jokers", self.jokers, (6, 4, 0))
+        check_choice(GAME, "hand_size", self.hand_size, (13, 11, 14))
+        check_choice(GAME, "opening_min", self.opening_min, range(0, 1000))
+        check_choice(
+            GAME, "joker_limit", self.joker_limit, ("not_more_than_naturals", "any", "one_per_meld")
+        )
+        for flag in (
+            "first_player_extra_card",
+            "allow_wraparound",
+            "jokers_may_touch",
+            "discard_draw_requires_opening",
+            "lay_off_on_opening_turn",
+            "exchanged_joker_must_be_used",
+            "exchange_before_opening",
+            "may_discard_joker",
+            "must_discard_to_go_out",
+            "forbid_rediscard_of_drawn_discard",
+            "hand_rummy_ignores_opening_min",
+        ):
+            check_choice(GAME, flag, getattr(self, flag), BOOLS)
+        check_choice(GAME, "on_stock_empty", self.on_stock_empty, ("block", "reshuffle"))
+        check_choice(GAME, "hand_rummy_scoring", self.hand_rummy_scoring, ("flat", "double"))
+        for name in ("hand_rummy_points", "never_opened_surcharge", "never_opened_cap"):
+            check_choice(GAME, name, getattr(self, name), range(0, 10**6))
+        check_choice(GAME, "target_per_opponent", self.target_per_opponent, range(1, 10**6))
+        check_choice(GAME, "blocked_tie", self.blocked_tie, ("all_win", "none_win"))
+        check_choice(GAME, "episode", self.episode, ("round", "match"))
+        check_choice(GAME, "reward", self.reward, ("points", "zero_sum", "win"))
+        check_choice(GAME, "max_turns_per_round", self.max_turns_per_round, range(1, 10**9))
+
+    @property
+    def target(self) -> int:
+        """Match target: 100 per opponent (2p 100 .. 6p 500)."""
+        return self.target_per_opponent * (self.num_players - 1)

@@ -1,0 +1,159 @@
+"""Rommé observation: what a careful player at the table knows, ego-centric.
+
+Seats are ordered from the observer (self first, then clockwise) and padded to 6 so one
+network plays every table size; each seat's block is the engine's public record of it
+(``rules.SEAT`` names its parts: the cards it discarded and took from the pile this round,
+whether it has opened, its hand size, its match total / 100, whether it dealt). Other hands and
+the stock order never appear. The table is encoded per meld slot (slot i = the i-th meld laid
+this round, 36 slots: 110 cards make at most 36 melds): its cards by rank, which of them are
+jokers, its suit(s), its first rank, whether it is part of an unfinished opening, and who laid
+it (``ROW_LAYOUT``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.cards import NUM_KINDS, NUM_RANKS
+from envs.core.game import Observer, make_layout
+from envs.romme.config import MAX_PLAYERS, Config
+from envs.romme.rules import DRAW, MAX_MELDS, PHASES, PLAY, SEAT, SEAT_SIZE, RommeState
+from envs.romme.table import TableMeld
+
+ROW_LAYOUT, ROW_SIZE = make_layout(
+    [
+        ("present", 1),
+        ("provisional", 1),  # part of the mover's unfinished opening
+        ("is_run", 1),
+        ("suits", 4),  # run: its suit; set: the suits of its natural cards
+        ("naturals", NUM_RANKS),  # 1 per rank held by a natural card
+        ("jokers", NUM_RANKS),  # jokers per rank they stand for (a set's jokers: at its rank)
+        ("first", NUM_RANKS),  # one-hot: a run's first rank, a set's rank
+        ("ace_high", 1),  # the run holds an ace (natural or joker) above the king
+        ("owner", MAX_PLAYERS),  # one-hot: the seat that laid it, from the observer
+    ]
+)
+
+LAYOUT, SIZE = make_layout(
+    [
+        ("hand", NUM_KINDS),  # my cards, count per kind
+        ("top_discard", NUM_KINDS),  # one-hot of the card on the discard pile
+        ("discard_pile", NUM_KINDS),  # counts of the cards in the pile
+        ("seats", MAX_PLAYERS * SEAT_SIZE),  # per seat, its public record (rules.SEAT)
+        ("table", MAX_MELDS * ROW_SIZE),  # per meld slot, see ROW_LAYOUT
+        ("taken_now", NUM_KINDS),  # one-hot: the card the mover took from the pile this turn
+        ("phase", len(PHASES)),  # one-hot: draw, play
+        ("stock_size", 1),  # / 100
+        ("pending_value", 1),  # value of the mover's unfinished opening this turn / 100
+        ("opened_now", 1),  # the mover completed the opening this turn
+        ("owed_jokers", 1),  # exchanged jokers the mover still has to put on the table
+        ("target", 1),  # match target / 100
+    ]
+)
+_HAND, _PILE = LAYOUT["hand"], LAYOUT["discard_pile"]
+_TOP, _SEATS, _TABLE, _TAKEN_NOW = (
+    LAYOUT[k].start for k in ("top_discard", "seats", "table", "taken_now")
+)
+_TAIL = slice(LAYOUT["phase"].start, SIZE)  # phase, stock size, pending, opened now, owed, target
+_OWNER = ROW_LAYOUT["owner"].start
+_ROWS_KEPT = 10_000  # distinct meld rows an observer remembers (~2.6 MB)
+
+
+def encode_meld(m: TableMeld) -> np.ndarray:
+    """One table slot (see ``ROW_LAYOUT``) without its owner, which depends on the observer."""
+    row = np.zeros(ROW_SIZE, np.float32)
+    row[0] = 1.0
+    row[1] = m.provisional
+    base = {k: v.start for k, v in ROW_LAYOUT.items()}
+    if m.is_run:
+        row[2] = 1.0
+        row[base["suits"] + m.suit] = 1.0
+        for i, joker in enumerate(m.cells):
+            pos = m.first + i
+            row[(base["jokers"] if joker else base["naturals"]) + pos % NUM_RANKS] = 1.0
+            if pos == 13:
+                row[base["ace_high"]] = 1.0
+        row[base["first"] + m.first] = 1.0
+    else:
+        for s in range(4):
+            if m.suits >> s & 1:
+                row[base["suits"] + s] = 1.0
+        row[base["naturals"] + m.rank] = 1.0
+        row[base["jokers"] + m.rank] = m.jokers
+        row[base["first"] + m.rank] = 1.0
+    return row
+
+
+class RommeObserver(Observer):
+    """Encodes a :class:`RommeState` for one seat; see ``LAYOUT`` for the blocks."""
+
+    layout = LAYOUT
+    size = SIZE
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.low = np.zeros(SIZE, np.float32)
+        self.high = np.full(SIZE, float(config.max_turns_per_round), np.float32)
+        seats = self.high[LAYOUT["seats"]].reshape(MAX_PLAYERS, SEAT_SIZE)
+        seats[:, SEAT["total"]] = 1e6  # match totals have no natural bound
+        self.high[LAYOUT["target"]] = 1e6
+        self._rows: dict[tuple, np.ndarray] = {}  # meld contents -> encode_meld row
+
+    def encode(self, state: RommeState, player: int) -> np.ndarray:
+        obs = np.zeros(SIZE, np.float32)
+        obs[_HAND] = state.hands[player]
+        if state.discard:
+            obs[_TOP + state.discard[-1]] = 1.0
+            obs[_PILE] = state.pile
+        # seats from the observer clockwise: the rows from ``player`` on, then those before
+        rows, split = state.public.ravel(), player * SEAT_SIZE
+        tail = len(rows) - split
+        obs[_SEATS : _SEATS + tail] = rows[split:]
+        obs[_SEATS + tail : _SEATS + len(rows)] = rows[:split]
+        if state.melds:
+            table = self._table(state, player)
+            obs[_TABLE : _TABLE + len(table)] = table
+        if state.drawn_discard >= 0:
+            obs[_TAKEN_NOW + state.drawn_discard] = 1.0
+        owed = max(0, state.exchanged - state.jokers_placed)
+        if not self.config.exchanged_joker_must_be_used:
+            owed = 0
+        obs[_TAIL] = [
+            float(state.phase == DRAW),
+            float(state.phase == PLAY),
+            len(state.stock) / 100.0,
+            state.pending_value / 100.0,
+            float(state.opened_now),
+            owed,
+            self.config.target / 100.0,
+        ]
+        return obs
+
+    def _table(self, state: RommeState, player: int) -> np.ndarray:
+        """The table block as ``player`` sees it. The table changes on a few steps of a turn
+        while the observer changes every turn, so the rows are kept until the table changes
+        (``state.version``) and the block with its owners per seat."""
+        cache = state.obs_cache
+        if cache is None or cache[0] != state.version:
+            melds = state.melds
+            rows = np.stack([self._row(m) for m in melds])
+            cache = state.obs_cache = (state.version, rows, [m.owner for m in melds], {})
+        _, rows, owners, seen = cache
+        table = seen.get(player)
+        if table is None:
+            table = rows.copy()
+            seats = [(owner - player) % self.config.num_players for owner in owners]
+            table[np.arange(len(owners)), _OWNER + np.array(seats)] = 1.0
+            table = seen[player] = table.ravel()
+        return table
+
+    def _row(self, m: TableMeld) -> np.ndarray:
+        """``encode_meld(m)``, remembered by the meld's contents: a change of the table
+        usually touches one meld, and the same melds recur from round to round."""
+        key = (m.provisional, m.is_run, m.suit, m.first, tuple(m.cells), m.rank, m.suits, m.jokers)
+        row = self._rows.get(key)
+        if row is None:
+            if len(self._rows) >= _ROWS_KEPT:
+                self._rows.clear()
+            row = self._rows[key] = encode_meld(m)
+        return row
