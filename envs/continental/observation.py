@@ -14,7 +14,7 @@ import numpy as np
 from envs.continental.config import MAX_PLAYERS, Config
 from envs.continental.rules import PHASES, SEAT, SEAT_SIZE, ContinentalState
 from envs.core.cards import NUM_KINDS
-from envs.core.game import Observer, make_layout
+from envs.core.game import Observer, make_layout, write_seats
 
 _BLOCKS = [
     ("hand", NUM_KINDS),  # my cards, count per kind
@@ -55,11 +55,7 @@ class ContinentalObserver(Observer):
         if state.discard:
             obs[_TOP + state.discard[-1]] = 1.0
             obs[_PILE] = state.pile
-        # seats from the observer clockwise: the rows from ``player`` on, then those before
-        rows, split = state.public.ravel(), player * SEAT_SIZE
-        tail = len(rows) - split
-        obs[_SEATS : _SEATS + tail] = rows[split:]
-        obs[_SEATS + tail : _SEATS + len(rows)] = rows[:split]
+        write_seats(obs, _SEATS, state.public, player)
         tail = [0.0] * len(PHASES)
         tail[state.phase] = 1.0
         tail += [len(state.stock) / 100.0, self._rounds_left(state), float(state.tiebreak)]

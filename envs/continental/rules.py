@@ -39,6 +39,7 @@ from envs.core.cards import (
 )
 from envs.core.config import build_config
 from envs.core.game import Game, State, make_layout
+from envs.core.series import series_info
 
 DRAW, DISCARD, BUY = 0, 1, 2
 PHASES = ("draw", "discard", "buy")
@@ -393,15 +394,9 @@ class ContinentalGame(Game):
 
     # -- reporting -------------------------------------------------------------------------------
     def info(self, state: ContinentalState, player: int) -> dict:
-        info = {
-            "round": state.rounds_played + (not state.over),
-            "dealer": state.dealer,
-            "totals": state.totals.tolist(),
-        }
+        info = series_info(state)
         if state.over:
             info["winner"] = state.winner
-            info["truncated"] = state.truncated
-            info["rounds"] = state.history
         return info
 
     def render(self, state: ContinentalState, symbols: bool = True) -> str:

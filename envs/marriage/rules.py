@@ -29,6 +29,7 @@ import numpy as np
 
 from envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
 from envs.core.game import Game, State
+from envs.core.series import series_info
 from envs.marriage import actions as A
 from envs.marriage.config import Config
 from envs.marriage.scoring import Scorer, wild_cards, wild_rank_str
@@ -386,15 +387,9 @@ class MarriageGame(Game):
 
     # -- reporting -------------------------------------------------------------------------------
     def info(self, state: MarriageState, player: int) -> dict:
-        info = {
-            "round": state.rounds_played + (not state.over),
-            "dealer": state.dealer,
-            "totals": state.totals.tolist(),
-        }
+        info = series_info(state)
         if state.over:
             info["winner"] = state.winner
-            info["truncated"] = state.truncated
-            info["rounds"] = state.history
         return info
 
     def render(self, state: MarriageState, symbols: bool = True) -> str:

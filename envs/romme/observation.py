@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.cards import NUM_KINDS, NUM_RANKS
-from envs.core.game import Observer, make_layout
+from envs.core.game import Observer, make_layout, write_seats
 from envs.romme.config import MAX_PLAYERS, Config
 from envs.romme.rules import DRAW, MAX_MELDS, PHASES, PLAY, SEAT, SEAT_SIZE, RommeState
 from envs.romme.table import TableMeld
@@ -105,11 +105,7 @@ class RommeObserver(Observer):
         if state.discard:
             obs[_TOP + state.discard[-1]] = 1.0
             obs[_PILE] = state.pile
-        # seats from the observer clockwise: the rows from ``player`` on, then those before
-        rows, split = state.public.ravel(), player * SEAT_SIZE
-        tail = len(rows) - split
-        obs[_SEATS : _SEATS + tail] = rows[split:]
-        obs[_SEATS + tail : _SEATS + len(rows)] = rows[:split]
+        write_seats(obs, _SEATS, state.public, player)
         if state.melds:
             table = self._table(state, player)
             obs[_TABLE : _TABLE + len(table)] = table

@@ -35,6 +35,7 @@ import numpy as np
 
 from envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
 from envs.core.game import Game, State, make_layout
+from envs.core.series import series_info
 from envs.romme import actions as A
 from envs.romme.config import Config
 from envs.romme.opening import best_opening, can_open_with, layable_shapes, shape_naturals
@@ -587,16 +588,10 @@ class RommeGame(Game):
 
     # -- reporting ---------------------------------------------------------------------------------
     def info(self, state: RommeState, player: int) -> dict:
-        info = {
-            "round": state.rounds_played + (not state.over),
-            "dealer": state.dealer,
-            "totals": state.totals.tolist(),
-            "target": self.config.target,
-        }
+        info = series_info(state)
+        info["target"] = self.config.target
         if state.over:
             info["winners"] = state.winners
-            info["truncated"] = state.truncated
-            info["rounds"] = state.history
         return info
 
     def render(self, state: RommeState, symbols: bool = True) -> str:
