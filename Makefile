@@ -17,7 +17,7 @@ demo: $(BIN)/python
 test: $(BIN)/python
 	$(PIP) install -q -e ".[dev]"
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 
 bench: $(BIN)/python
 	$(PIP) install -q -e ".[peers]"
