@@ -283,7 +283,7 @@ def random_hand(rng: np.random.Generator, size: int, wild_rank: int, near: bool,
 # a random 22-card hand but ~0.15 s on a near-complete one (built from melds, up to 6 extra
 # wilds), so those are 5% of the mix and the reference deadwood runs on them and on every 4th
 # random hand; TAAS_MELD_CROSS_NEAR=0.6 makes most hands near-complete (about 25 minutes for
-# 5,000 hands; it passed). Without numba the check is shortened.
+# 5,000 hands; an earlier 60% run passed). Without numba the check is shortened.
 CROSS_CHUNKS = 20
 CROSS_HANDS = 5000 if melds_kernel.HAVE_NUMBA else 200
 CROSS_NEAR = float(os.environ.get("TAAS_MELD_CROSS_NEAR", 0.05))
