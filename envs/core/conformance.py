@@ -97,3 +97,19 @@ def _check_mask_exact(game: Game, state, mask: np.ndarray) -> None:
 def _where(observer: Observer, obs: np.ndarray) -> list[str]:
     bad = np.flatnonzero((obs < observer.low) | (obs > observer.high))
     return [n for n, s in observer.layout.items() if any(s.start <= i < s.stop for i in bad)]
+
+
+def scramble_hidden(hands: np.ndarray, stock: list[int], observer: int, rng, seats=None) -> None:
+    """For information-leak tests: exchange up to five cards between each other seat's hand
+    (count vectors, in place) and the stock, then shuffle the stock. Everything the observer
+    cannot see changes; everything public (hand sizes included) stays."""
+    for p in range(len(hands)) if seats is None else seats:
+        if p == observer:
+            continue
+        held = np.repeat(np.arange(len(hands[p])), hands[p]).tolist()
+        for i in rng.choice(len(held), size=min(5, len(held), len(stock)), replace=False):
+            j = int(rng.integers(len(stock)))
+            hands[p, held[i]] -= 1
+            hands[p, stock[j]] += 1
+            held[i], stock[j] = stock[j], held[i]
+    rng.shuffle(stock)

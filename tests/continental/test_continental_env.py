@@ -13,7 +13,7 @@ from envs.continental.config import Config
 from envs.continental.observation import LAYOUT, ContinentalObserver
 from envs.continental.rules import BUY, DISCARD, DRAW, SEAT, ContinentalGame
 from envs.core.cards import parse_card
-from envs.core.conformance import check_game
+from envs.core.conformance import check_game, scramble_hidden
 
 CONFIGS = [
     {"num_players": 3},
@@ -74,21 +74,6 @@ def test_reset_seed_reproduces_and_reset_continues_the_stream():
     assert not np.array_equal(first, second)
 
 
-def _hide_swap(game, state, observer: int, rng) -> None:
-    """Exchange cards between other players' hands and the stock, and shuffle the stock:
-    everything the observer cannot see changes, everything public stays."""
-    for p in state.active:
-        if p == observer:
-            continue
-        held = np.repeat(np.arange(len(state.hands[p])), state.hands[p]).tolist()
-        for i in rng.choice(len(held), size=min(5, len(held), len(state.stock)), replace=False):
-            j = int(rng.integers(len(state.stock)))
-            state.hands[p, held[i]] -= 1
-            state.hands[p, state.stock[j]] += 1
-            held[i], state.stock[j] = state.stock[j], held[i]
-    rng.shuffle(state.stock)
-
-
 @pytest.mark.parametrize("phase", [DRAW, DISCARD, BUY])
 def test_no_hidden_information_in_observations(phase):
     config = Config(num_players=4, allow_buying=True)
@@ -100,7 +85,7 @@ def test_no_hidden_information_in_observations(phase):
         if state.phase == phase:
             for observer in range(4):
                 other = state.clone()
-                _hide_swap(game, other, observer, rng)
+                scramble_hidden(other.hands, other.stock, observer, rng, other.active)
                 assert (
                     any(
                         not np.array_equal(state.hands[p], other.hands[p])

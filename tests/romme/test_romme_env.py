@@ -8,7 +8,7 @@ from pettingzoo.test import api_test, seed_test
 from romme_helpers import play, setup
 
 from envs.core.cards import NUM_KINDS
-from envs.core.conformance import check_game
+from envs.core.conformance import check_game, scramble_hidden
 from envs.romme.actions import DISCARD, DRAW_DISCARD, LAY_OFF
 from envs.romme.config import Config
 from envs.romme.env import env as make_env
@@ -114,21 +114,6 @@ def test_incremental_records_match_the_cards(rules):
             assert np.array_equal(public[:, SEAT["taken"]], taken)
 
 
-def _hide_swap(state, observer: int, rng) -> None:
-    """Exchange cards between other hands and the stock and shuffle the stock: everything the
-    observer cannot see changes, everything public stays."""
-    for p in range(len(state.hands)):
-        if p == observer:
-            continue
-        held = np.repeat(np.arange(len(state.hands[p])), state.hands[p]).tolist()
-        for i in rng.choice(len(held), size=min(5, len(held), len(state.stock)), replace=False):
-            j = int(rng.integers(len(state.stock)))
-            state.hands[p, held[i]] -= 1
-            state.hands[p, state.stock[j]] += 1
-            held[i], state.stock[j] = state.stock[j], held[i]
-    rng.shuffle(state.stock)
-
-
 @pytest.mark.parametrize("phase", [DRAW, PLAY])
 def test_no_hidden_information_in_observations(phase):
     config = Config(num_players=4)
@@ -140,7 +125,7 @@ def test_no_hidden_information_in_observations(phase):
         if state.phase == phase:
             for observer in range(4):
                 other = state.clone()
-                _hide_swap(other, observer, rng)
+                scramble_hidden(other.hands, other.stock, observer, rng)
                 assert not np.array_equal(other.hands, state.hands) or not state.stock
                 assert np.array_equal(obs.encode(state, observer), obs.encode(other, observer))
             seen += 1
