@@ -11,10 +11,10 @@ import numpy as np
 
 from agents.base import Agent
 from envs.core.cards import JOKER, NUM_RANKS
+from envs.core.opening import opening_search
 from envs.romme import actions as A
 from envs.romme.config import Config
 from envs.romme.observation import LAYOUT
-from envs.romme.opening import best_opening
 from envs.romme.rules import HAND_VALUES
 
 _RANK = np.arange(JOKER) % NUM_RANKS
@@ -44,6 +44,7 @@ class RommeHeuristicAgent(Agent):
     def __init__(self, seed: int | None = None, config: Config | None = None):
         super().__init__(seed)
         self.config = config or Config()
+        self._opening = opening_search(self.config.meld_rules())
         self._gave_up = False  # abandoned an opening this turn: do not try again until the draw
 
     @classmethod
@@ -60,7 +61,7 @@ class RommeHeuristicAgent(Agent):
         for k in np.flatnonzero(action_mask[A.EXCHANGE : A.MELD]):
             return A.EXCHANGE + int(k)
         if action_mask[A.MELD :].any() and not self._gave_up:
-            _, plan = best_opening(hand, self.config)
+            _, plan = self._opening.best(hand)
             for shape in plan:
                 if action_mask[A.MELD + shape]:
                     return A.MELD + shape

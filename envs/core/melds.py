@@ -1,11 +1,11 @@
-"""Exact meld solver shared by the rummy games: minimum deadwood, complete partitions, the
-show/go-out discard mask and the Rommé opening value.
+"""Exact meld solver shared by the rummy games: minimum deadwood, complete partitions and the
+show/go-out discard mask.
 
 No game knowledge lives here: every rule is a field of :class:`MeldRules`. Hands are the count
 vectors of :mod:`envs.core.cards` (53 kinds, at most 3 copies of a kind). The partition
 questions are answered by one rank-sweep dynamic programme (:mod:`envs.core.melds_kernel`,
-algorithm in notes/meld-solver.md); ``best_opening`` (few cards, a max-plus objective, joker
-limits) is a memoised search over the lowest remaining card.
+algorithm in notes/meld-solver.md). The opening value (a max-plus objective over few cards,
+with joker limits) is :mod:`envs.core.opening`.
 
 Positions: a run lies on positions 0..13 of one suit, 0 = ace low, 1..12 = 2..K, 13 = ace high.
 """
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -78,9 +78,10 @@ class MeldRules:
     """Three identical cards (a tunnela) count as a life."""
     wild_limit: str = "none"
     """Wilds per meld beyond the anchor rule: "not_more_than_naturals" or "one_per_meld"
-    (Rommé). Only ``best_opening`` supports limits; the partition solver raises."""
+    (Rommé). Only :mod:`envs.core.opening` supports limits; the partition solver raises."""
     wilds_may_touch: bool = True
-    """False forbids two wilds side by side in a run (Rommé variant; ``best_opening`` only)."""
+    """False forbids two wilds side by side in a run (Rommé variant; :mod:`envs.core.opening`
+    only)."""
 
     def __post_init__(self) -> None:
         if len(self.wild) != NUM_KINDS or len(self.values) != NUM_KINDS:
@@ -582,129 +583,3 @@ def _finish(c: np.ndarray, rules: MeldRules, melds: list, dead: list, final_misc
     penalty = sum(rules.card_value(k) for k in dead)
     return Arrangement(penalty, tuple(out), tuple(sorted(dead)))
 
-
-# --------------------------------------------------------------------------- Rommé opening
-
-
-@dataclass(frozen=True)
-class Opening:
-    """The most valuable set of disjoint melds a hand can lay, and the cards kept back."""
-
-    value: int
-    melds: tuple[Meld, ...]
-    rest: tuple[int, ...]
-
-
-def _wild_ok(rules: MeldRules, naturals: int, wilds: int) -> bool:
-    if naturals == 0 and not rules.allow_all_wild_melds:
-        return False
-    if rules.wild_limit == "not_more_than_naturals":
-        return wilds <= naturals
-    if rules.wild_limit == "one_per_meld":
-        return wilds <= 1
-    return True
-
-
-def best_opening(counts: np.ndarray, rules: MeldRules,
-                 position_values: tuple[int, ...] = ROMME_MELD_VALUES) -> Opening:
-    """Max-plus objective: the highest total value of disjoint melds from the hand (not all
-    cards need be melded). A melded card is worth ``position_values`` of its run position
-    (ace 1 low, 11 high by default) or of its rank in a group (aces at position 13); a wild is
-    worth the card it stands for, so its placement is part of the answer.
-
-    A memoised search on the lowest remaining natural card: hands are small (13-14 cards)."""
-    if rules.allow_wraparound:
-        raise NotImplementedError("best_opening does not support allow_wraparound")
-    c = _as_counts(counts)
-    cap = rules.group_cap()
-    wild_kinds = [k for k in range(NUM_KINDS) if rules.wild[k] and c[k]]
-
-    def group_value(r: int) -> int:
-        return position_values[13 if r == 0 else r]
-
-    @cache
-    def go(nat: bytes, wilds: int) -> tuple[int, tuple]:
-        x = len(nat) - len(nat.lstrip(b"\0"))
-        if x >= 52:
-            return 0, ()
-        lst = bytearray(nat)
-        lst[x] -= 1
-        best = go(bytes(lst), wilds)
-        lst[x] += 1
-        for cards, as_wild, is_run, first, value in _melds_with(nat, x, wilds):
-            for k, w in zip(cards, as_wild, strict=True):
-                if not w:
-                    lst[k] -= 1
-            sub_value, sub = go(bytes(lst), wilds - sum(as_wild))
-            for k, w in zip(cards, as_wild, strict=True):
-                if not w:
-                    lst[k] += 1
-            if value + sub_value > best[0]:
-                best = (value + sub_value, ((cards, as_wild, is_run, first), *sub))
-        return best
-
-    def _melds_with(nat: bytes, x: int, wilds: int):
-        s, r = divmod(x, 13)
-        if rules.allow_groups:
-            same = [kind(r, t) for t in range(4) if kind(r, t) >= x]
-            limit = 1 if rules.group_mode == "distinct" else 3
-            for extra in np.ndindex(*(min(limit, nat[k] - (k == x)) + 1 for k in same)):
-                naturals = [x] + [k for k, n in zip(same, extra, strict=True) for _ in range(n)]
-                if rules.group_mode == "distinct" and len(set(naturals)) < len(naturals):
-                    continue
-                top = len(naturals) + wilds if cap is None else cap
-                for w in range(max(0, 3 - len(naturals)), min(wilds, top - len(naturals)) + 1):
-                    if _wild_ok(rules, len(naturals), w):
-                        size = len(naturals) + w
-                        yield (tuple(naturals) + (-1,) * w, (False,) * len(naturals) + (True,) * w,
-                               False, r, size * group_value(r))
-        if rules.allow_runs:
-            for px in ((0, 13) if r == 0 else (r,)):
-                for a in range(px + 1):
-                    for b in range(max(px, a + 2), min(13, a + 12) + 1):
-                        yield from _runs_between(nat, s, x, px, a, b, wilds)
-
-    def _runs_between(nat: bytes, s: int, x: int, px: int, a: int, b: int, wilds: int):
-        options = []
-        for q in range(a, b + 1):
-            k = kind(q % 13, s)
-            if q == px:
-                options.append((False,))
-            elif nat[k] > (k == x):
-                options.append((False, True))
-            else:
-                options.append((True,))
-        for pick in np.ndindex(*(len(o) for o in options)):
-            as_wild = tuple(o[i] for o, i in zip(options, pick, strict=True))
-            w = sum(as_wild)
-            if w > wilds or not _wild_ok(rules, len(as_wild) - w, w):
-                continue
-            if not rules.wilds_may_touch and any(
-                    as_wild[i] and as_wild[i + 1] for i in range(len(as_wild) - 1)):
-                continue
-            cards = tuple(-1 if wild else kind(q % 13, s)
-                          for q, wild in zip(range(a, b + 1), as_wild, strict=True))
-            yield cards, as_wild, True, a, sum(position_values[a:b + 1])
-
-    best_value, best_melds = 0, ()
-    for selfs in np.ndindex(*(int(c[k]) + 1 for k in wild_kinds if k != JOKER)):
-        nat = bytearray(int(v) if not rules.wild[k] else 0 for k, v in enumerate(c[:52]))
-        wilds = int(c[JOKER]) if rules.wild[JOKER] else 0
-        named = [JOKER] * wilds
-        for k, n in zip([k for k in wild_kinds if k != JOKER], selfs, strict=True):
-            nat[k] = n
-            wilds += int(c[k]) - n
-            named += [k] * (int(c[k]) - n)
-        value, melds = go(bytes(nat), wilds)
-        if value > best_value or (not best_melds and value == best_value):
-            best_value, best_melds, best_named = value, melds, named
-    if not best_melds:
-        return Opening(0, (), tuple(_cards_of(c)))
-    out = []
-    left = c.copy()
-    for cards, as_wild, is_run, first in best_melds:
-        real = tuple(best_named.pop() if w else k for k, w in zip(cards, as_wild, strict=True))
-        for k in real:
-            left[k] -= 1
-        out.append(Meld(real, is_run, False, as_wild, first))
-    return Opening(best_value, tuple(out), tuple(_cards_of(left)))

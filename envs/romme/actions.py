@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, RANKS, SUITS, card_str, kind
+from envs.core import opening
+from envs.core.cards import JOKER, NUM_KINDS, RANKS, SUITS, card_str
+from envs.romme.config import Config
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1
@@ -37,42 +39,18 @@ LAY_OFF = DISCARD + NUM_KINDS
 EXCHANGE = LAY_OFF + NUM_KINDS
 MELD = EXCHANGE + JOKER
 
-# Shapes: (is_run, suit or -1, first position or rank, length, suits bitmask for sets).
-_runs = [
-    (True, s, p, n, 0)
-    for s in range(4)
-    for p in range(12)
-    for n in range(3, 14)
-    if p + n - 1 <= 13 and not (p == 0 and n == 14)
-]
-_sets = [
-    (False, -1, r, bin(m).count("1"), m)
-    for r in range(NUM_RANKS)
-    for m in range(16)
-    if bin(m).count("1") >= 3
-]
-_wraps = [
-    (True, s, p, n, 0) for s in range(4) for p in range(2, 13) for n in range(3, 14) if p + n > 14
-]
-SHAPES: list[tuple[bool, int, int, int, int]] = _runs + _sets + _wraps
+SHAPES = opening.meld_shapes(Config(allow_wraparound=True).meld_rules())
+"""The meld shapes of every variant: the shared catalogue (:mod:`envs.core.opening`) of the
+variant with wrap-around, so shape ids are the opening search's ids. Runs, sets, then the wraps,
+so a variant without wrap-around uses the first 373. Each is (is_run, suit or -1, first
+position or rank, length, suits bitmask for sets)."""
 NUM_SHAPES = len(SHAPES)
 NUM_ACTIONS = MELD + NUM_SHAPES
-RUN_SHAPES = slice(0, len(_runs))
-SET_SHAPES = slice(len(_runs), len(_runs) + len(_sets))
-WRAP_SHAPES = slice(len(_runs) + len(_sets), NUM_SHAPES)
-
-
-def position_kind(suit: int, pos: int) -> int:
-    """Card kind at run position ``pos`` of ``suit`` (13 = ace high, 14+ wrap to 2, 3, ...)."""
-    return kind(pos % NUM_RANKS, suit)
 
 
 def shape_kinds(shape: int) -> list[int]:
     """The natural kinds of a shape, in run order (a set lists its suits S H D C)."""
-    is_run, suit, first, length, suits = SHAPES[shape]
-    if is_run:
-        return [position_kind(suit, first + i) for i in range(length)]
-    return [kind(first, s) for s in range(4) if suits >> s & 1]
+    return opening.shape_kinds(SHAPES[shape])
 
 
 # Per shape: its kinds as a 0/1 matrix (shapes x 52), used for vectorised masks.
@@ -80,7 +58,6 @@ SHAPE_MATRIX = np.zeros((NUM_SHAPES, JOKER), np.int16)
 for _i in range(NUM_SHAPES):
     SHAPE_MATRIX[_i, shape_kinds(_i)] = 1
 SHAPE_LENGTH = np.array([sh[3] for sh in SHAPES], np.int16)
-SHAPE_IS_RUN = np.array([sh[0] for sh in SHAPES], bool)
 
 
 def _shape_str(shape: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from envs.core.config import check_choice
+from envs.core.melds import MeldRules, card_values, wild_mask
 
 GAME = "romme"
 MAX_PLAYERS = 6
@@ -87,3 +88,16 @@ class Config:
     def target(self) -> int:
         """Match target: 100 per opponent (2p 100 .. 6p 500)."""
         return self.target_per_opponent * (self.num_players - 1)
+
+    def meld_rules(self) -> MeldRules:
+        """The variant's melds for the shared meld maths (:mod:`envs.core.opening`): runs, sets
+        of 3-4 distinct suits, printed jokers as the only wilds and every meld with a natural
+        card; unmelded cards at their hand values (ace 11, joker 20)."""
+        return MeldRules(
+            wild=wild_mask(),
+            values=card_values(ace=11),
+            group_mode="distinct",
+            allow_wraparound=self.allow_wraparound,
+            wild_limit="none" if self.joker_limit == "any" else self.joker_limit,
+            wilds_may_touch=self.jokers_may_touch,
+        )

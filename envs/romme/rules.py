@@ -10,7 +10,7 @@ Decisions the spec leaves to the engine (documented in the env docstring too):
   the high end if it fits there. ``exchange(kind)`` takes the joker of the oldest meld where a
   joker stands for that card.
 - Before opening, meld shapes are offered only while the hand and the melds pending this turn
-  can still reach ``opening_min`` (exact search, :mod:`envs.romme.opening`); the pending melds
+  can still reach ``opening_min`` (exact search, :mod:`envs.core.opening`); the pending melds
   lie on the table marked provisional and count once they reach the minimum. ``abandon`` takes
   them back. With ``discard_draw_requires_opening`` the opening also needs the card taken from
   the pile, and the pile may be taken only when such an opening exists.
@@ -35,16 +35,15 @@ import numpy as np
 
 from envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
 from envs.core.game import Game, State, make_layout
+from envs.core.opening import opening_search
 from envs.core.series import series_info
 from envs.romme import actions as A
 from envs.romme.config import Config
-from envs.romme.opening import best_opening, can_open_with, layable_shapes, shape_naturals
-from envs.romme.table import SHAPE_VALUE, TableMeld, meld_from_shape
+from envs.romme.table import TableMeld, meld_from_shape
 
 DRAW, PLAY = 0, 1
 PHASES = ("draw", "play")
 MAX_MELDS = 36  # 110 cards in melds of 3 at least
-_NO_SHAPES = np.zeros(A.NUM_SHAPES, bool)
 _LONGEST = int(A.SHAPE_LENGTH.max())
 
 # A seat's public record: every card it discarded and every card it took from the pile this
@@ -136,6 +135,9 @@ class RommeGame(Game):
         super().__init__(config)
         self.num_players = config.num_players
         self._shoe = shoe(2, config.jokers)
+        # the variant's meld shapes (the first ids of A.SHAPES) and the opening search over them
+        self.opening = opening_search(config.meld_rules())
+        self._no_shapes = np.zeros(len(self.opening.shapes), bool)
 
     # -- set-up -----------------------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> RommeState:
@@ -252,9 +254,9 @@ class RommeGame(Game):
         self, s: RommeState, hand: np.ndarray, layable: np.ndarray | None = None
     ) -> bool:
         """Can the mover still complete an opening from ``hand`` and the pending melds?
-        (``layable``: the hand's ``layable_shapes`` when the caller has them already.)"""
+        (``layable``: ``self.opening.layable(hand)`` when the caller has it already.)"""
         need = self.config.opening_min - s.pending_value
-        return need <= 0 or best_opening(hand, self.config, need, layable)[0] >= need
+        return need <= 0 or self.opening.best(hand, need, layable)[0] >= need
 
     # -- the mask ----------------------------------------------------------------------------
     def _legal_mask(self, s: RommeState) -> np.ndarray:
@@ -292,23 +294,25 @@ class RommeGame(Game):
     def _placement_mask(self, s: RommeState, mask: np.ndarray, hand: np.ndarray, size: int) -> None:
         """Write the legal melds and lay-offs of the mover, holding ``hand`` of ``size`` cards,
         into ``mask``."""
-        mask[A.MELD :] = self._shape_mask(s, hand, size)
+        mask[A.MELD : A.MELD + len(self._no_shapes)] = self._shape_mask(s, hand, size)
         if size > self.config.must_discard_to_go_out and self.may_use_table(s):
             mask[A.LAY_OFF : A.EXCHANGE] = (hand > 0) & (s.accept > 0)
 
     def _shape_mask(self, s: RommeState, hand: np.ndarray, size: int) -> np.ndarray:
-        """Bool per shape: may the mover, holding ``hand`` of ``size`` cards, lay it now?"""
+        """Bool per shape of the variant: may the mover, holding ``hand`` of ``size`` cards, lay
+        it now?"""
         cfg = self.config
         opened = bool(s.opened[s.current])
-        layable = layable_shapes(hand, cfg)
+        layable = self.opening.layable(hand)
         if not (opened or self.hand_rummy_exempt(s) or self.opening_reachable(s, hand, layable)):
-            return _NO_SHAPES
+            return self._no_shapes
         ok = layable
         room = size - cfg.must_discard_to_go_out
+        length = self.opening.length
         if room < _LONGEST:  # (most hands hold more cards than the longest meld)
-            ok &= room >= A.SHAPE_LENGTH
+            ok &= room >= length
         if not opened and size <= _LONGEST:
-            for shape in np.flatnonzero(ok & (size == A.SHAPE_LENGTH)):
+            for shape in np.flatnonzero(ok & (size == length)):
                 ok[shape] = self._completes(s, int(shape))
         return ok
 
@@ -321,14 +325,14 @@ class RommeGame(Game):
         hand = s.hands[p].copy()
         card = s.discard[-1]
         hand[card] += 1
-        return can_open_with(hand, card, cfg, cfg.opening_min)
+        return self.opening.can_open_with(hand, card, cfg.opening_min)
 
     def _completes(self, s: RommeState, shape: int) -> bool:
         """May a player who has not opened lay ``shape`` with the last cards in hand? Only if
         it completes the opening (or the Hand-Rommé exemption applies)."""
         if self.hand_rummy_exempt(s):
             return True
-        value = s.pending_value + int(SHAPE_VALUE[shape])
+        value = s.pending_value + int(self.opening.value[shape])
         return value >= self.config.opening_min and self._drawn_card_used(s, shape)
 
     def _drawn_card_used(self, s: RommeState, shape: int = -1) -> bool:
@@ -353,8 +357,8 @@ class RommeGame(Game):
         if mask[A.LAY_OFF + JOKER]:
             return True
         shapes = np.flatnonzero(mask[A.MELD :])
-        naturals = shape_naturals(s.hands[s.current])[shapes]
-        return bool((A.SHAPE_LENGTH[shapes] > naturals).any())
+        naturals = self.opening.naturals(s.hands[s.current])[shapes]
+        return bool((self.opening.length[shapes] > naturals).any())
 
     def _exchange_usable(self, s: RommeState, k: int) -> bool:
         """The exchange is offered only if the freed joker can go back on the table at once:
@@ -375,7 +379,7 @@ class RommeGame(Game):
             if others > 0 or after.joker_end(cfg) >= 0:
                 return True
         shapes = self._shape_mask(s, hand, size)
-        return bool((shapes & (shape_naturals(hand) < A.SHAPE_LENGTH)).any())
+        return bool((shapes & (self.opening.naturals(hand) < self.opening.length)).any())
 
     # -- transitions -------------------------------------------------------------------------
     def _apply(self, s: RommeState, a: int) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from envs.core.cards import card_str, to_counts
 from envs.core.config import build_config
+from envs.core.opening import best_opening
 from envs.romme.config import GAME, Config
-from envs.romme.opening import best_opening
 from envs.romme.rules import charge, hand_value
-from envs.romme.table import meld_from_shape
 
 
 def score_hand(cards: list[int], never_opened: bool = False, players: int = 2, **flags) -> dict:
@@ -24,18 +23,10 @@ def score_hand(cards: list[int], never_opened: bool = False, players: int = 2, *
     if (counts[:52] > 2).any() or counts[52] > cfg.jokers:
         raise ValueError(f"more copies than the {GAME} deck holds (2 packs, {cfg.jokers} jokers)")
     hv = hand_value(counts)
-    value, shapes = best_opening(counts, cfg)
-    melds = []
-    left = counts.copy()
-    for shape in shapes:
-        m = meld_from_shape(shape, left, owner=0, provisional=False)
-        for c in m.naturals():
-            left[c] -= 1
-        left[52] -= m.joker_count()
-        melds.append(" ".join(card_str(c) for c in m.cards()))
+    opening = best_opening(counts, cfg.meld_rules())
     return {
         "hand_value": hv,
         "charge": charge(hv, not never_opened, cfg)[0],
-        "opening_value": value,
-        "opening_melds": melds,
+        "opening_value": opening.value,
+        "opening_melds": [" ".join(card_str(c) for c in m.cards) for m in opening.melds],
     }

@@ -10,11 +10,10 @@ worth the card it stands for.
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from envs.core.cards import JOKER, NUM_RANKS, card_str, kind
+from envs.core.opening import position_kind
 from envs.romme import actions as A
 from envs.romme.config import Config
 
@@ -31,15 +30,6 @@ def position_value(pos: int) -> int:
 RANK_VALUE = [11] + [min(r + 1, 10) for r in range(1, NUM_RANKS)]
 """Opening value of a set's card by rank (an ace in a set is high: 11)."""
 
-SHAPE_KINDS = [A.shape_kinds(i) for i in range(A.NUM_SHAPES)]
-SHAPE_VALUE = np.array(
-    [
-        sum(position_value(first + i) for i in range(n)) if run else RANK_VALUE[first] * n
-        for run, _, first, n, _ in A.SHAPES
-    ],
-    np.int16,
-)
-
 
 def jokers_allowed(limit: str, naturals: int, jokers: int) -> bool:
     """The per-meld joker limit (``Config.joker_limit``); every meld keeps a natural card."""
@@ -50,21 +40,6 @@ def jokers_allowed(limit: str, naturals: int, jokers: int) -> bool:
     if limit == "one_per_meld":
         return jokers <= 1
     return True
-
-
-def shape_jokers(shape: int, counts, wrap: bool, limit: str, touch: bool) -> int:
-    """Jokers ``meld(shape)`` needs from ``counts`` (one per card the hand lacks), or -1 when
-    the shape cannot be laid: too few jokers, over the limit, touching, or a forbidden wrap."""
-    is_run, _suit, first, length, _ = A.SHAPES[shape]
-    if is_run and first + length > 14 and not wrap:
-        return -1
-    missing = [not counts[k] for k in SHAPE_KINDS[shape]]
-    need = sum(missing)
-    if need > counts[JOKER] or not jokers_allowed(limit, length - need, need):
-        return -1
-    if not touch and need > 1 and is_run and any(a and b for a, b in itertools.pairwise(missing)):
-        return -1
-    return need
 
 
 class TableMeld:
@@ -115,9 +90,7 @@ class TableMeld:
         """Natural card kinds of the meld."""
         if self.is_run:
             return [
-                A.position_kind(self.suit, self.first + i)
-                for i, j in enumerate(self.cells)
-                if not j
+                position_kind(self.suit, self.first + i) for i, j in enumerate(self.cells) if not j
             ]
         return [kind(self.rank, s) for s in range(4) if self.suits >> s & 1]
 
@@ -130,7 +103,7 @@ class TableMeld:
         """Kinds as laid out, jokers as ``JOKER`` (a run from first to last card)."""
         if self.is_run:
             return [
-                JOKER if j else A.position_kind(self.suit, self.first + i)
+                JOKER if j else position_kind(self.suit, self.first + i)
                 for i, j in enumerate(self.cells)
             ]
         return self.naturals() + [JOKER] * self.jokers
@@ -157,7 +130,7 @@ class TableMeld:
     def accepts(self, cfg: Config) -> list[int]:
         """Natural kinds that can be laid off here (at most two for a run)."""
         if self.is_run:
-            return [A.position_kind(self.suit, p) for p, _ in self.ends(cfg.allow_wraparound)]
+            return [position_kind(self.suit, p) for p, _ in self.ends(cfg.allow_wraparound)]
         if len(self) >= 4:
             return []
         return [kind(self.rank, s) for s in range(4) if not self.suits >> s & 1]
@@ -178,9 +151,7 @@ class TableMeld:
     def joker_kinds(self) -> list[int]:
         """Natural kinds that could replace one of its jokers (the exchange)."""
         if self.is_run:
-            return [
-                A.position_kind(self.suit, self.first + i) for i, j in enumerate(self.cells) if j
-            ]
+            return [position_kind(self.suit, self.first + i) for i, j in enumerate(self.cells) if j]
         if not self.jokers:
             return []
         return [kind(self.rank, s) for s in range(4) if not self.suits >> s & 1]
@@ -198,9 +169,7 @@ class TableMeld:
             side = self.joker_end(cfg)
         else:
             side = next(
-                s
-                for p, s in self.ends(cfg.allow_wraparound)
-                if A.position_kind(self.suit, p) == card
+                s for p, s in self.ends(cfg.allow_wraparound) if position_kind(self.suit, p) == card
             )
         if side:
             self.cells.append(card == JOKER)
@@ -212,7 +181,7 @@ class TableMeld:
         """Put natural ``card`` where a joker stood for it; the joker leaves the meld."""
         if self.is_run:
             for i, j in enumerate(self.cells):
-                if j and A.position_kind(self.suit, self.first + i) == card:
+                if j and position_kind(self.suit, self.first + i) == card:
                     self.cells[i] = False
                     return
             raise AssertionError("no joker stands for that card")
@@ -225,7 +194,7 @@ def meld_from_shape(shape: int, hand: np.ndarray, owner: int, provisional: bool)
     joker (the caller has checked the joker supply and limits)."""
     is_run, suit, first, length, suits = A.SHAPES[shape]
     if is_run:
-        cells = [not hand[A.position_kind(suit, first + i)] for i in range(length)]
+        cells = [not hand[position_kind(suit, first + i)] for i in range(length)]
         return TableMeld(owner, True, suit=suit, first=first, cells=cells, provisional=provisional)
     held = sum(1 << s for s in range(4) if suits >> s & 1 and hand[kind(first, s)])
     return TableMeld(

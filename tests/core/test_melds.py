@@ -21,7 +21,6 @@ from envs.core import melds_kernel
 from envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, shoe, to_counts
 from envs.core.melds import (
     MeldRules,
-    best_opening,
     can_meld_all,
     card_values,
     deadwood,
@@ -39,10 +38,6 @@ def marriage(wild_rank: int | None = EIGHT, lives: int = 1, **kw) -> MeldRules:
     ranks = () if wild_rank is None else (wild_rank,)
     return MeldRules(wild=wild_mask(ranks=ranks), values=card_values(ace=kw.pop("ace", 10)),
                      lives_required=lives, **kw)
-
-
-ROMME = MeldRules(wild=wild_mask(), values=card_values(ace=11), group_mode="distinct",
-                  wild_limit="not_more_than_naturals")
 
 
 def hand(text: str) -> np.ndarray:
@@ -204,39 +199,6 @@ def test_unsupported_rules_raise() -> None:
         can_meld_all(hand("KS AS 2S"), marriage(allow_wraparound=True))
     with pytest.raises(ValueError, match="group_mode"):
         MeldRules(group_mode="pairs")
-
-
-# --------------------------------------------------------------------------- Rommé opening
-
-
-@pytest.mark.parametrize(("cards", "value"), [
-    ("QH KH AH 7S 7D 7C", 52),  # R1
-    ("AS 2S 3S 10C 10D 10H", 36),  # R2
-    ("AS 2S 3S 4S 10C 10D 10H", 40),
-    ("8D JK 10D", 27),  # R3
-    ("JK 2C 3C", 9),
-    ("KS KH JK", 30),
-    ("9H 9H 9S", 0),  # R4
-    ("KS AS 2S", 0),
-    ("QS KS AS", 31),
-    ("JK JK 5H", 0),
-    ("4H JK 6H JK", 22),
-    ("AS 2S 3S 4H 5H 6H 2C 2D 2H 2S 3D 3C 3H 9C", 38),  # R10
-])
-def test_romme_opening_values(cards: str, value: int) -> None:
-    opening = best_opening(hand(cards), ROMME)
-    assert opening.value == value
-    laid = [c for m in opening.melds for c in m.cards] + list(opening.rest)
-    assert (to_counts(laid) == hand(cards)).all()
-
-
-def test_romme_joker_limits() -> None:
-    one = MeldRules(wild=wild_mask(), group_mode="distinct", wild_limit="one_per_meld")
-    assert best_opening(hand("4H JK 6H JK"), one).value == 15  # 4-5-6, one joker kept
-    free = MeldRules(wild=wild_mask(), group_mode="distinct")
-    assert best_opening(hand("4H JK JK"), free).value == 15  # 4-5-6
-    apart = MeldRules(wild=wild_mask(), group_mode="distinct", wilds_may_touch=False)
-    assert best_opening(hand("4H JK JK"), apart).value == 12  # 3-4-5, jokers not side by side
 
 
 # --------------------------------------------------------------------------- cross-check

@@ -1,4 +1,5 @@
-"""The meld search behind the masks, against a brute-force reference on random hands.
+"""The shared opening search (envs.core.opening) under Rommé's rules, against a brute-force
+reference on random hands, and Rommé's action shapes against the shared catalogue.
 
 The reference knows nothing of the shape catalogue: it checks every subset of the hand's
 cards for being a valid meld (trying every window of positions for a run) and combines
@@ -10,10 +11,11 @@ from functools import cache
 import numpy as np
 import pytest
 
-from envs.core.cards import JOKER, shoe, shuffled, to_counts
+from envs.core.cards import JOKER, NUM_RANKS, shoe, shuffled, to_counts
+from envs.core.opening import OpeningSearch, best_opening, opening_search
 from envs.romme import actions as A
 from envs.romme.config import Config
-from envs.romme.opening import best_opening, layable_shapes
+from envs.romme.table import meld_from_shape
 
 
 def _position_value(p: int) -> int:
@@ -59,8 +61,9 @@ def reference_meld_value(cards: tuple, cfg: Config, start: int | None = None) ->
     return best
 
 
-def reference_best_opening(hand: list[int], cfg: Config) -> int:
-    """Most valuable set of disjoint melds, by exhaustive search over subsets of cards."""
+def reference_openings(hand: list[int], cfg: Config):
+    """Per subset ``m`` of the hand (a bit mask): its value laid as one meld (-1: no meld), and
+    ``best(m)``, the most valuable disjoint melds within it, by exhaustive search."""
     n = len(hand)
     value = [
         reference_meld_value(tuple(hand[i] for i in range(n) if m >> i & 1), cfg)
@@ -84,7 +87,12 @@ def reference_best_opening(hand: list[int], cfg: Config) -> int:
             sub = (sub - 1) & rest
         return result
 
-    return best((1 << n) - 1)
+    return value, best
+
+
+def reference_best_opening(hand: list[int], cfg: Config) -> int:
+    """Most valuable set of disjoint melds, by exhaustive search over subsets of cards."""
+    return reference_openings(hand, cfg)[1]((1 << len(hand)) - 1)
 
 
 RULES = [
@@ -92,29 +100,41 @@ RULES = [
     {"joker_limit": "any"},
     {"joker_limit": "one_per_meld", "allow_wraparound": True},
     {"jokers_may_touch": False},
+    {"joker_limit": "any", "jokers_may_touch": False, "allow_wraparound": True},
+    {"joker_limit": "any", "allow_wraparound": True},
 ]
 
 
-def _hands(seed: int, count: int, size: int):
+def search(cfg: Config) -> OpeningSearch:
+    return opening_search(cfg.meld_rules())
+
+
+def _hands(seed: int, count: int, size: int, jokers: int | None = None):
+    """Random hands from Rommé's shoe; half of them from six neighbouring ranks (the ace
+    between king and two) of two suits so melds, wraps included, are frequent. With ``jokers``
+    every hand holds exactly that many jokers."""
     rng = np.random.default_rng(seed)
-    deck = shoe(2, 6)
     for _ in range(count):
-        # half the hands from a few suits and ranks so melds are frequent
+        deck = shoe(2, 0).astype(np.int64)
         if rng.random() < 0.5:
-            deck = shoe(2, 6).astype(np.int64)
-            deck[:52] *= (np.arange(52) % 13 < 6) & (np.arange(52) // 13 < 2)
-        yield shuffled(deck, rng)[:size]
+            low, suits = rng.integers(NUM_RANKS), rng.choice(4, 2, replace=False)
+            near = (np.arange(52) % NUM_RANKS - low) % NUM_RANKS < 6
+            deck[:52] *= near & np.isin(np.arange(52) // NUM_RANKS, suits)
+        n = int(rng.integers(7)) if jokers is None else jokers
+        yield [JOKER] * n + list(shuffled(deck, rng)[: size - n])
 
 
 @pytest.mark.parametrize("rules", RULES)
-def test_best_opening_matches_brute_force(rules):
+@pytest.mark.parametrize("jokers", [None, 0, 2, 4, 6])
+def test_best_opening_matches_brute_force(rules, jokers):
     cfg = Config(**rules)
-    for hand in _hands(len(str(rules)), 60, 9):
+    opening = search(cfg)
+    for hand in _hands(len(str(rules)) + 7 * (jokers or 9), 25, 9, jokers):
         expected = reference_best_opening(hand, cfg)
         counts = to_counts(hand)
-        assert best_opening(counts, cfg)[0] == expected, hand
+        assert opening.best(counts)[0] == expected, hand
         for need in (20, 40):
-            assert (best_opening(counts, cfg, need)[0] >= need) == (expected >= need), hand
+            assert (opening.best(counts, need)[0] >= need) == (expected >= need), hand
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -122,58 +142,87 @@ def test_can_open_question_matches_the_full_search(rules):
     """With ``need`` the search takes shortcuts (a bound, a greedy line, skipping the joker
     swaps when no joker is spare); on full hands they answer as the full search does."""
     cfg = Config(**rules)
+    opening = search(cfg)
     for hand in _hands(3 + len(rules), 150, 14):
         counts = to_counts(hand)
-        value = best_opening(counts, cfg)[0]
+        value = opening.best(counts)[0]
         for need in (20, 40, 51, 70):
-            assert (best_opening(counts, cfg, need)[0] >= need) == (value >= need), hand
+            assert (opening.best(counts, need)[0] >= need) == (value >= need), hand
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_can_open_with_a_card(rules):
+    """``can_open_with`` (taking the discard needs an opening that uses it) against the brute
+    force: some meld holding the card plus the best melds of the cards it leaves."""
+    cfg = Config(**rules)
+    opening = search(cfg)
+    for hand in _hands(11 + len(rules), 25, 10):
+        value, best = reference_openings(hand, cfg)
+        full = (1 << len(hand)) - 1
+        for card in sorted(set(hand)):
+            bit = 1 << hand.index(card)
+            expected = any(
+                m & bit and value[m] >= 0 and value[m] + best(full ^ m) >= 30
+                for m in range(full + 1)
+            )
+            assert opening.can_open_with(to_counts(hand), card, 30) == expected, (hand, card)
 
 
 @pytest.mark.parametrize("rules", RULES)
 def test_layable_shapes_match_reference(rules):
     cfg = Config(**rules)
+    opening = search(cfg)
     for hand in _hands(7 + len(rules), 150, 14):
         counts = to_counts(hand)
-        got = layable_shapes(counts, cfg)
-        for shape in range(A.NUM_SHAPES):
-            kinds = A.shape_kinds(shape)
-            fill = tuple(k if counts[k] else JOKER for k in kinds)
-            is_run, _, first, _, _ = A.SHAPES[shape]
+        got = opening.layable(counts)
+        for shape, (is_run, _, first, _, _) in enumerate(opening.shapes):
+            fill = tuple(k if counts[k] else JOKER for k in opening.kinds[shape])
             value = reference_meld_value(fill, cfg, first if is_run else None)
             ok = fill.count(JOKER) <= counts[JOKER] and value >= 0
             assert got[shape] == ok, (hand, A.action_to_str(A.MELD + shape))
 
 
-def test_opening_melds_are_disjoint_and_add_up():
-    cfg = Config()
-    for hand in _hands(99, 40, 14):
+@pytest.mark.parametrize("rules", RULES)
+def test_opening_melds_are_disjoint_and_add_up(rules):
+    cfg = Config(**rules)
+    for hand in _hands(99, 30, 12):
         counts = to_counts(hand)
-        value, shapes = best_opening(counts, cfg)
-        left = counts.astype(np.int64)
+        opening = best_opening(counts, cfg.meld_rules())
+        laid = [c for m in opening.melds for c in m.cards]
+        assert sorted(laid + list(opening.rest)) == sorted(hand)
         total = 0
-        for shape in shapes:
-            kinds = A.shape_kinds(shape)
-            left[JOKER] -= sum(1 for k in kinds if not left[k])
-            for k in kinds:
-                left[k] -= left[k] > 0
-            assert layable_shapes(counts, cfg)[shape]
-            total += reference_meld_value(tuple(kinds), Config(joker_limit="any"))
-        assert (left >= 0).all() and total == value
+        for m in opening.melds:
+            value = reference_meld_value(m.cards, cfg, m.first if m.is_run else None)
+            assert value >= 0, m
+            if not m.is_run:  # a set of the rank it names, worth that rank's value a card
+                assert {c % NUM_RANKS for c in m.cards if c != JOKER} == {m.first}
+                value = (11 if m.first == 0 else min(m.first + 1, 10)) * len(m.cards)
+            total += value
+        assert total == opening.value == reference_best_opening(hand, cfg)
 
 
-def test_agrees_with_the_shared_solver():
-    """The shared max-plus solver (envs.core.melds.best_opening) gives the same values; the
-    engine keeps its own search for masks because it is ~30x faster and handles K-A-2."""
-    from envs.core import melds
+def test_action_shapes_are_the_shared_catalogue():
+    """Rommé's meld action ids are the shared catalogue's shape ids: the variant with
+    wrap-around uses every shape, one without it the runs and sets (ids 161..533 in the
+    layout table of envs/romme/actions.py), so one mask slice serves every variant."""
+    assert search(Config(allow_wraparound=True)).shapes == A.SHAPES
+    assert search(Config()).shapes == A.SHAPES[:373]
+    assert (A.MELD, A.NUM_ACTIONS) == (161, 798)
+    names = [A.action_to_str(A.MELD + i) for i in (0, 307, 308, 372, 373, 636)]
+    assert names == [
+        "meld AS-3S",
+        "meld QC-AC",
+        "meld ASHD",
+        "meld KSHDC",
+        "meld 3S-2S",
+        "meld KC-QC",
+    ]
 
-    for limit, wild_limit in (
-        ("not_more_than_naturals", "not_more_than_naturals"),
-        ("any", "none"),
-    ):
-        rules = melds.MeldRules(group_mode="distinct", wild_limit=wild_limit)
-        for hand in _hands(5, 12, 13):
-            counts = to_counts(hand)
-            assert (
-                best_opening(counts, Config(joker_limit=limit))[0]
-                == melds.best_opening(counts, rules).value
-            ), hand
+
+def test_shape_values_are_the_table_values():
+    """The catalogue's opening values agree with the table's own count (ace 1 low, 11 high,
+    a wrap's 2 after the ace)."""
+    opening = search(Config(allow_wraparound=True))
+    full = np.full(53, 2, np.int8)
+    for shape in range(A.NUM_SHAPES):
+        assert opening.value[shape] == meld_from_shape(shape, full, 0, False).value()

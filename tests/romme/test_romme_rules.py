@@ -5,19 +5,18 @@ import pytest
 from romme_helpers import DRAW, legal, play, setup
 
 from envs.core.cards import parse_cards, to_counts
+from envs.core.opening import best_opening, opening_search
 from envs.romme import actions as A
 from envs.romme.config import Config
-from envs.romme.opening import best_opening
 from envs.romme.rules import charge, hand_value
-from envs.romme.table import SHAPE_VALUE
 
 
 def value(text: str, **rules) -> int:
-    return best_opening(to_counts(parse_cards(text)), Config(**rules))[0]
+    return best_opening(to_counts(parse_cards(text)), Config(**rules).meld_rules()).value
 
 
 def shape_value(text: str) -> int:
-    return int(SHAPE_VALUE[A.meld_action(text) - A.MELD])
+    return int(opening_search(Config().meld_rules()).value[A.meld_action(text) - A.MELD])
 
 
 # -- R1-R4: opening values and validity -------------------------------------------------------
