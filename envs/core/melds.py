@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -137,6 +138,7 @@ class Arrangement:
 @dataclass(frozen=True)
 class _Compiled:
     wildk: np.ndarray
+    wild53: np.ndarray  # bool, the printed joker included
     vals: np.ndarray
     prm: np.ndarray
     opt_start: np.ndarray
@@ -153,18 +155,34 @@ class _Compiled:
                 self.opt_cost)
 
 
-def _group_shapes(rules: MeldRules, r: int, pool: tuple) -> list:
-    """Every single group that can be formed at rank ``r`` from ``pool``: (used, wilds, room,
-    life). Wilds are the minimum needed; extra wilds are the group's room."""
-    cap = rules.group_cap()
+class _Groups(NamedTuple):
+    """Everything the group search at one rank depends on, so ranks and rule sets that agree
+    share it (a new wild rank then costs one rank's table, not thirteen)."""
+
+    allow: bool
+    mode: str
+    cap: int | None
+    tunnela_life: bool
+    pure_variant: bool
+    wild: tuple  # per suit: is this rank's card wild
+
+
+def _groups(rules: MeldRules, r: int) -> _Groups:
+    return _Groups(rules.allow_groups, rules.group_mode, rules.group_cap(),
+                   rules.tunnela_counts_as_life, rules.wild_in_natural_place_is_pure,
+                   tuple(rules.wild[kind(r, s)] for s in range(4)))
+
+
+def _group_shapes(g: _Groups, pool: tuple) -> list:
+    """Every single group that can be formed from ``pool``: (used, wilds, room, life). Wilds
+    are the minimum needed; extra wilds are the group's room."""
+    cap = g.cap
     shapes = []
-    tunnela_life = rules.tunnela_counts_as_life
     for s in range(4):  # a tunnela: a group even in "distinct" mode, perhaps a life
-        pure = not rules.wild[kind(r, s)] or rules.wild_in_natural_place_is_pure
-        life = tunnela_life and pure
-        if pool[s] >= 3 and (life or rules.group_mode == "distinct"):
+        life = g.tunnela_life and (not g.wild[s] or g.pure_variant)
+        if pool[s] >= 3 and (life or g.mode == "distinct"):
             shapes.append((tuple(3 if t == s else 0 for t in range(4)), 0, 0, int(life)))
-    limit = 1 if rules.group_mode == "distinct" else 3
+    limit = 1 if g.mode == "distinct" else 3
     for u0 in range(min(pool[0], limit) + 1):
         for u1 in range(min(pool[1], limit) + 1):
             for u2 in range(min(pool[2], limit) + 1):
@@ -207,45 +225,41 @@ def _prune(opts: dict) -> dict:
     return keep
 
 
-def _pool_outcomes(rules: MeldRules, r: int, pool: tuple, memo: dict) -> dict:
-    """Non-dominated ways to form groups from ``pool`` at rank ``r``:
+@cache
+def _pool_outcomes(g: _Groups, pool: tuple) -> dict:
+    """Non-dominated ways to form groups from ``pool``:
     (dead, wilds, room, lives) -> composition ((used per suit, wilds, is_life), ...).
     Without a size cap in "any" mode two ordinary groups never beat their union, so only one
     ordinary group (plus tunnelas counted as lives) is tried."""
-    if pool in memo:
-        return memo[pool]
     out = {(pool, 0, 0, 0): ()}
-    single = rules.group_mode == "any" and rules.group_cap() is None
-    if rules.allow_groups:
-        for used, w, room, life in _group_shapes(rules, r, pool):
+    single = g.mode == "any" and g.cap is None
+    if g.allow:
+        for used, w, room, life in _group_shapes(g, pool):
             rest = tuple(a - b for a, b in zip(pool, used, strict=True))
             if single and not life:
                 out.setdefault((rest, w, room, 0), ((used, w, 0),))
                 continue
-            for (dead, w2, room2, l2), comp in _pool_outcomes(rules, r, rest, memo).items():
+            for (dead, w2, room2, l2), comp in _pool_outcomes(g, rest).items():
                 key = (dead, w + w2, min(K.INF_ROOM, room + room2), life + l2)
                 out.setdefault(key, ((used, w, life), *comp))
-    memo[pool] = _prune(out)
-    return memo[pool]
+    return _prune(out)
 
 
-def _group_options(rules: MeldRules, r: int, memos: dict) -> list:
-    """For each of the 256 pools at rank ``r``: (dead, wilds, room, lives, cost, composition).
-    Ranks whose suits have the same wild flags share the (rank-free) search."""
-    proto = next(q for q in range(13) if all(
-        rules.wild[kind(q, s)] == rules.wild[kind(r, s)] for s in range(4)))
-    memo = memos.setdefault(proto, {})
+@cache
+def _group_options(g: _Groups, values: tuple) -> tuple:
+    """For each of the 256 pools at a rank: (dead, wilds, room, lives, cost, composition);
+    ``values`` are the rank's card values per suit."""
     table = []
     for pidx in range(256):
         pool = tuple((pidx >> (2 * s)) & 3 for s in range(4))
         kept = []
-        for (dead, w, room, lives), comp in _pool_outcomes(rules, proto, pool, memo).items():
-            if any(dead[s] and rules.wild[kind(r, s)] for s in range(4)):
+        for (dead, w, room, lives), comp in _pool_outcomes(g, pool).items():
+            if any(dead[s] and g.wild[s] for s in range(4)):
                 continue
-            cost = sum(dead[s] * rules.values[kind(r, s)] for s in range(4))
+            cost = sum(dead[s] * values[s] for s in range(4))
             kept.append((dead, w, room, lives, cost, comp))
         table.append(kept)
-    return table
+    return tuple(table)
 
 
 def _allwild_table(rules: MeldRules) -> np.ndarray:
@@ -274,10 +288,10 @@ def _compile(rules: MeldRules) -> _Compiled:
             "wilds_may_touch=False (best_opening supports the last two)"
         )
     starts = [0]
-    memos: dict = {}
     dead, ws, rooms, lives, costs, comps = [], [], [], [], [], []
     for r in range(13):
-        for opts in _group_options(rules, r, memos):
+        values = tuple(rules.values[kind(r, s)] for s in range(4))
+        for opts in _group_options(_groups(rules, r), values):
             for o in opts:
                 dead.append(o[0])
                 ws.append(o[1])
@@ -303,6 +317,7 @@ def _compile(rules: MeldRules) -> _Compiled:
     prm[K.P_TB_GROUP] = 1 if one_group and not tunnela_life else 12
     return _Compiled(
         wildk=np.array(rules.wild[:52], np.int64),
+        wild53=np.array(rules.wild, bool),
         vals=np.array([rules.card_value(k) for k in range(NUM_KINDS)], np.int64),
         prm=prm,
         opt_start=np.array(starts, np.int64),
@@ -348,10 +363,43 @@ def _split(counts: np.ndarray, rules: MeldRules) -> tuple[np.ndarray, int, _Comp
     return c, loose, cp, wilds
 
 
-def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray | None = None) -> int:
-    if allowed is None:
-        allowed = np.zeros(NUM_KINDS, np.int64)
-    return int(K.solve(c, cp.wildk, cp.vals, cp.prm, *cp.tables(), cp.allwild, allowed, mode))
+_TABLES = [K.tables(13)]  # the sweep's state tables, reused by every solve and grown on demand
+_SCRATCH = K.workspace()
+_STEPS = [(p, sub) for p in range(15) for sub in range(4 if p > 12 else 5)]
+_NO_DISCARD = np.zeros(NUM_KINDS, np.int64)
+
+
+def _grow() -> None:
+    log2 = int(_TABLES[0][0][1].shape[0]).bit_length() + 1
+    if log2 > 24:
+        raise MemoryError("meld sweep: more than 8 million states in one layer")
+    _TABLES[0] = K.tables(log2)
+
+
+def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray = _NO_DISCARD) -> int:
+    while True:
+        answer, overflow = K.solve(c, cp.wildk, cp.vals, cp.prm, *cp.tables(), cp.allwild,
+                                   allowed, mode, _TABLES[0], _SCRATCH,
+                                   *K.NO_RECORD)
+        if not overflow:
+            return int(answer)
+        _grow()
+
+
+def _layers(c: np.ndarray, cp: _Compiled) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every layer of a COST sweep (states and values), for the reconstruction."""
+    size = 1 << 14
+    while True:
+        keys, vals = np.empty((size, 3), np.int64), np.empty(size, np.int64)
+        at = np.zeros(len(_STEPS) + 2, np.int64)
+        _, overflow = K._sweep(c, cp.wildk, cp.vals, cp.prm, *cp.tables(), _NO_DISCARD, K.COST,
+                               _TABLES[0], _SCRATCH, keys, vals, at)
+        if not overflow:
+            return [(keys[at[i]:at[i + 1]], vals[at[i]:at[i + 1]]) for i in range(len(at) - 1)]
+        if any(tb[3][1] for tb in _TABLES[0]):
+            _grow()
+        else:  # the record ran out
+            size *= 4
 
 
 def deadwood(counts: np.ndarray, rules: MeldRules) -> int:
@@ -368,8 +416,10 @@ def deadwood(counts: np.ndarray, rules: MeldRules) -> int:
 
 def can_meld_all(counts: np.ndarray, rules: MeldRules) -> bool:
     """Can every card be melded, with the required lives?"""
-    c, loose, cp, _ = _split(counts, rules)
+    c, loose, cp, wilds = _split(counts, rules)
     if loose or not K.life_possible(c, cp.wildk, cp.prm):
+        return False
+    if K.wild_shares(c, cp.wildk, cp.prm, wilds)[1] > wilds * K.SHARE_UNIT:
         return False
     return _solve(c, cp, K.FEAS) > 0
 
@@ -386,11 +436,13 @@ def show_discards(counts: np.ndarray, rules: MeldRules) -> np.ndarray:
         return mask
     if not K.life_possible(c, cp.wildk, cp.prm):
         return mask
-    orphans = K.orphans(c, cp.wildk, wilds)
-    n_orphans = int(orphans.sum())
-    if 2 * (n_orphans - 1) > wilds:  # even discarding one, the rest need too many wilds
+    share, total = K.wild_shares(c, cp.wildk, cp.prm, wilds)
+    budget = wilds * K.SHARE_UNIT
+    # Only a card whose removal brings the bound within the wilds can be the discard.
+    allowed = ((c > 0) & np.where(cp.wild53, total <= budget - K.SHARE_UNIT,
+                                  total - share <= budget)).astype(np.int64)
+    if not allowed.any():
         return mask
-    allowed = orphans if 2 * n_orphans > wilds else (c > 0).astype(np.int64)
     bits = _solve(c, cp, K.MASK, allowed)
     return (bits >> np.arange(NUM_KINDS, dtype=np.int64)) & 1 == 1
 
@@ -415,19 +467,10 @@ def min_deadwood(counts: np.ndarray, rules: MeldRules) -> Arrangement:
     everything = Arrangement(hand_value(counts, rules), (), tuple(_cards_of(counts)))
     if not K.life_possible(c, cp.wildk, cp.prm):
         return everything
-    allowed = np.zeros(NUM_KINDS, np.int64)
     nxt, resok = K._prepare(c, wilds, cp.wildk, cp.prm)
-    ws = K.workspace()
-    layers = [K.new_table()]
-    layers[0][(0, 0, K._misc(wilds, 0, 0, 1, np.zeros(4, np.int64), np.zeros(4, np.int64)))] = 0
-    steps = []
-    for p in range(15):
-        for sub in range(4 if p > 12 else 5):
-            layers.append(K._layer(layers[-1], p, sub, c, cp.wildk, cp.vals, nxt, resok, cp.prm,
-                                   *cp.tables(), allowed, K.COST, True, *ws))
-            steps.append((p, sub))
+    layers = _layers(c, cp)
     best = None
-    for key, v in layers[-1].items():
+    for key, v in zip(*layers[-1], strict=True):
         f = K._final(key[2], v, cp.prm, cp.allwild, False, K.COST)
         if f >= 0 and (best is None or f < best[0]):
             best = (f, key, v)
@@ -435,10 +478,10 @@ def min_deadwood(counts: np.ndarray, rules: MeldRules) -> Arrangement:
         return everything
     target, tv = best[1], best[2]
     moves = []
-    for i in range(len(steps) - 1, -1, -1):
-        p, sub = steps[i]
-        k0, k1, k2, v, m = K.find_pred(layers[i], p, sub, c, cp.wildk, cp.vals, nxt, resok,
-                                       cp.prm, *cp.tables(), allowed, K.COST, target[0],
+    for i in range(len(_STEPS) - 1, -1, -1):
+        p, sub = _STEPS[i]
+        k0, k1, k2, v, m = K.find_pred(*layers[i], p, sub, c, cp.wildk, cp.vals, nxt, resok,
+                                       cp.prm, *cp.tables(), _NO_DISCARD, K.COST, target[0],
                                        target[1], target[2], tv)
         if m < 0:
             raise AssertionError("meld reconstruction lost its path")
@@ -515,13 +558,11 @@ def _replay(c: np.ndarray, rules: MeldRules, cp: _Compiled, moves: list, final_m
             dead += [card] * (reserved[s] - used)
         bal, room, pc = misc & 31, (misc >> 5) & 31, (misc >> 10) & 3
         n = len(survivors)
-        ln = np.zeros(K.MAX_RUNS, np.int64)
-        pu = np.zeros(K.MAX_RUNS, np.int64)
+        scr = np.zeros((K.R_OPTS, K.MAX_RUNS), np.int64)
         for i, run in enumerate(survivors):
-            ln[i], pu[i] = len(run.cards), run.pure
-        order = np.zeros(K.MAX_RUNS, np.int64)
-        K._pack_runs(ln, pu, n, p + 1, room == bal, pc < lives, np.zeros(K.MAX_RUNS, np.int64),
-                     order)
+            scr[K.R_NEW_LEN, i], scr[K.R_NEW_PURE, i] = len(run.cards), run.pure
+        K._pack_runs(scr, n, p + 1, room == bal, pc < lives)
+        order = scr[K.R_ORDER]
         runs[s] = [survivors[int(order[j])] for j in range(n)]
     return _finish(c, rules, melds, dead, final_misc, loose_cards)
 

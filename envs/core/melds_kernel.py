@@ -47,18 +47,17 @@ try:
     if os.environ.get("TAAS_NO_NUMBA", "") not in ("", "0"):
         raise ImportError("numba disabled by TAAS_NO_NUMBA")
     import numba
-    from numba import types
-    from numba.typed import Dict
 
-    _KEY = types.UniTuple(types.int64, 3)
     HAVE_NUMBA = True
 
     def jit(f):
         return numba.njit(cache=True)(f)
 
-    @numba.njit(cache=True)
-    def new_table():
-        return Dict.empty(_KEY, types.int64)
+    def jit_norc(f):
+        """For the functions run per state, which allocate nothing: compiled without numba's
+        reference counting, whose atomic increments on every array argument took two thirds of
+        a sweep's time."""
+        return numba.njit(cache=True, _nrt=False)(f)
 
 except ImportError:
     HAVE_NUMBA = False
@@ -66,8 +65,7 @@ except ImportError:
     def jit(f):
         return f
 
-    def new_table():
-        return {}
+    jit_norc = jit
 
 
 # Parameter vector layout (ints), built by melds._Compiled.
@@ -84,21 +82,83 @@ P_TB_GROUP = 9  # most wild-rank cards standing for themselves in one rank's gro
 N_PRM = 10
 
 
+# --------------------------------------------------------------------------- state tables
+# A layer of the sweep is an open-addressing hash table over int64 arrays, a tuple
+# ``(keys, vals, slots, meta)``: ``keys[i]`` the three words of slot i (``keys[i, 2] == -1``:
+# empty; state words are never negative), ``vals[i]`` its value (``DEAD``: pruned),
+# ``slots[:meta[0]]`` the filled slots in insertion order (iteration order, so results never
+# depend on the hash), ``meta[1]`` set once the table is over half full: the solve then stops and
+# the caller retries with bigger tables (:func:`tables`). Numba's typed dict costs several times
+# more per operation, and the sweep is little else.
+
+DEAD = -1
+
+
+def tables(log2: int) -> tuple:
+    """Four empty tables of ``2**log2`` slots: two layers, the signature index and scratch."""
+    return tuple(_table(log2) for _ in range(4))
+
+
 @jit
-def _put(table, k0, k1, k2, v, mode):
-    key = (k0, k1, k2)
-    if key in table:
-        old = table[key]
-        if mode == COST:
-            if v < old:
-                table[key] = v
-        else:
-            table[key] = old | v
+def _table(log2):
+    cap = 1 << log2
+    return (np.full((cap, 3), -1, np.int64), np.zeros(cap, np.int64), np.zeros(cap, np.int64),
+            np.zeros(2, np.int64))
+
+
+@jit_norc
+def _clear(tb):
+    keys, _, slots, meta = tb
+    for j in range(meta[0]):
+        keys[slots[j], 2] = -1
+    meta[0] = 0
+
+
+@jit_norc
+def _slot(tb, k0, k1, k2):
+    """The slot holding (k0, k1, k2), or the empty slot where it belongs."""
+    keys = tb[0]
+    mask = len(keys) - 1
+    h = (int(k0) * 0x9E3779B97F4A7C1 + int(k1) * 0x7FEB352D + int(k2) * 0x846CA68B)
+    h &= 0x7FFFFFFFFFFFFFFF
+    i = (h ^ (h >> 29) ^ (h >> 43)) & mask
+    while True:
+        e = keys[i, 2]
+        if e == -1 or (e == k2 and keys[i, 0] == k0 and keys[i, 1] == k1):
+            return i
+        i = (i + 1) & mask
+
+
+@jit_norc
+def _get(tb, k0, k1, k2):
+    """The value stored under (k0, k1, k2), or DEAD when there is none."""
+    i = _slot(tb, k0, k1, k2)
+    return DEAD if tb[0][i, 2] == -1 else tb[1][i]
+
+
+@jit_norc
+def _put(tb, k0, k1, k2, v, mode):
+    """Insert a state or merge its value into the stored one (min for COST, or otherwise)."""
+    keys, vals, slots, meta = tb
+    if 2 * meta[0] >= len(vals):
+        meta[1] = 1  # over half full: the solve is abandoned and retried with bigger tables
+        return
+    i = _slot(tb, k0, k1, k2)
+    if keys[i, 2] == -1:
+        keys[i, 0] = k0
+        keys[i, 1] = k1
+        keys[i, 2] = k2
+        vals[i] = v
+        slots[meta[0]] = i
+        meta[0] += 1
+    elif mode == COST:
+        if v < vals[i]:
+            vals[i] = v
     else:
-        table[key] = v
+        vals[i] |= v
 
 
-@jit
+@jit_norc
 def _emit(table, k0, k1, k2, v, mode, recon, t0, t1, t2, tv):
     """Insert a successor, or in reconstruction mode report whether it is the target."""
     if recon:
@@ -107,7 +167,7 @@ def _emit(table, k0, k1, k2, v, mode, recon, t0, t1, t2, tv):
     return False
 
 
-@jit
+@jit_norc
 def _misc(bal, room, pc, d, res, pool):
     w = bal | (room << 5) | (pc << 10) | (d << 12)
     for s in range(4):
@@ -116,29 +176,34 @@ def _misc(bal, room, pc, d, res, pool):
     return w
 
 
-@jit
-def _pack_runs(ln, pu, n, p_end, saturated, keep_pure, codes, order):
-    """Canonical 30-bit code of one suit's open runs; ``order`` receives the sort order (used by
-    the reconstruction). ``codes``/``order`` are scratch rows."""
+# Rows of the scratch array ``scr`` (:func:`workspace`) used by a suit step; the rows are read
+# in place, since an array view per row costs reference counting on every state.
+R_LEN, R_PURE, R_ACT, R_NEW_LEN, R_NEW_PURE, R_CODE, R_ORDER, R_NOPT, R_OPTS = range(9)
+
+
+@jit_norc
+def _pack_runs(scr, n, p_end, saturated, keep_pure):
+    """Canonical 30-bit code of one suit's open runs (lengths and pure bits in the rows
+    R_NEW_LEN/R_NEW_PURE); row R_ORDER receives the sort order (used by the reconstruction)."""
     for i in range(n):
-        length = ln[i]
+        length = scr[R_NEW_LEN, i]
         if saturated and length >= 3 and length != p_end:
             length = 3
-        c = (length << 1) | (pu[i] if keep_pure else 0)
+        c = (length << 1) | (scr[R_NEW_PURE, i] if keep_pure else 0)
         j = i
-        while j > 0 and codes[j - 1] < c:
-            codes[j] = codes[j - 1]
-            order[j] = order[j - 1]
+        while j > 0 and scr[R_CODE, j - 1] < c:
+            scr[R_CODE, j] = scr[R_CODE, j - 1]
+            scr[R_ORDER, j] = scr[R_ORDER, j - 1]
             j -= 1
-        codes[j] = c
-        order[j] = i
+        scr[R_CODE, j] = c
+        scr[R_ORDER, j] = i
     w = 0
     for i in range(n):
-        w |= codes[i] << (5 * i)
+        w |= scr[R_CODE, i] << (5 * i)
     return w
 
 
-@jit
+@jit_norc
 def _leftover(spare, room, allwild):
     """Spare wilds that neither fit into finished melds nor form all-wild melds."""
     best = spare - room if spare > room else 0
@@ -152,7 +217,7 @@ def _leftover(spare, room, allwild):
     return best
 
 
-@jit
+@jit_norc
 def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, allowed, mode, recon,
                t0, t1, t2, tv, scr):
     """Expand one state through suit ``s`` at position ``p`` (p == 14: close every run).
@@ -165,23 +230,14 @@ def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, al
     """
     lives = prm[P_LIVES]
     pure_variant = prm[P_PURE_VARIANT]
-    ln = scr[0]
-    pu = scr[1]
-    acts = scr[2]
-    new_ln = scr[3]
-    new_pu = scr[4]
-    codes = scr[5]
-    order = scr[6]
-    nv = scr[7]
-    va = scr[8:8 + MAX_RUNS]
     word = k0 if s < 2 else k1
     sh = 30 * (s & 1)
     rc = (word >> sh) & ((1 << 30) - 1)
     nr = 0
     while nr < MAX_RUNS and (rc >> (5 * nr)) & 31:
         c = (rc >> (5 * nr)) & 31
-        ln[nr] = c >> 1
-        pu[nr] = c & 1
+        scr[R_LEN, nr] = c >> 1
+        scr[R_PURE, nr] = c & 1
         nr += 1
     bal = k2 & 31
     room = (k2 >> 5) & 31
@@ -225,25 +281,25 @@ def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, al
         # The actions each run may take on its own; combinations are checked below.
         nact = 1
         for i in range(nr):
-            length = ln[i]
+            length = scr[R_LEN, i]
             n = 0
-            if length >= 3 and pu[i] and pc < lives:
-                va[i, n] = 0  # close as a life
+            if length >= 3 and scr[R_PURE, i] and pc < lives:
+                scr[R_OPTS + i, n] = 0  # close as a life
                 n += 1
             if length >= 3 or length == 2 or prm[P_PAD1]:
-                va[i, n] = 1  # close (padded with wilds below 3 cards), able to absorb
+                scr[R_OPTS + i, n] = 1  # close (padded with wilds below 3), able to absorb
                 n += 1
             if p <= 13 and length < 13:
                 if avail > 0 and not iswild:
-                    va[i, n] = 2  # extend by a natural
+                    scr[R_OPTS + i, n] = 2  # extend by a natural
                     n += 1
                 if avail > 0 and iswild and pure_variant:
-                    va[i, n] = 3  # extend by a taken-back wild-rank card standing for itself
+                    scr[R_OPTS + i, n] = 3  # extend by a wild-rank card standing for itself
                     n += 1
                 if length + reach < 13 and reach <= bal_d:
-                    va[i, n] = 4  # extend by a wild, towards a card of this suit within reach
+                    scr[R_OPTS + i, n] = 4  # extend by a wild, towards a card within reach
                     n += 1
-            nv[i] = n
+            scr[R_NOPT, i] = n
             nact *= n
         for code in range(nact):
             x = code
@@ -254,13 +310,14 @@ def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, al
             ok = True
             ne = 0
             for i in range(nr):
-                a = va[i, x % nv[i]]
-                x //= nv[i]
-                acts[i] = a
-                if i > 0 and ln[i] == ln[i - 1] and pu[i] == pu[i - 1] and a < acts[i - 1]:
+                a = scr[R_OPTS + i, x % scr[R_NOPT, i]]
+                x //= scr[R_NOPT, i]
+                scr[R_ACT, i] = a
+                if (i > 0 and scr[R_LEN, i] == scr[R_LEN, i - 1]
+                        and scr[R_PURE, i] == scr[R_PURE, i - 1] and a < scr[R_ACT, i - 1]):
                     ok = False  # identical runs: one order of their actions is enough
                     break
-                length = ln[i]
+                length = scr[R_LEN, i]
                 if a == 0:
                     if pc + lives_add >= lives:
                         ok = False
@@ -268,7 +325,7 @@ def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, al
                     lives_add += 1
                 elif a == 1:
                     if length >= 3:
-                        if pu[i] and pc + lives_add < lives and saturated_before:
+                        if scr[R_PURE, i] and pc + lives_add < lives and saturated_before:
                             ok = False  # closing it as a life is at least as good
                             break
                         room_add += 13 - length
@@ -283,8 +340,8 @@ def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, al
                     if used > avail or (a == 4 and reach > bal_d - wilds + 1):
                         ok = False
                         break
-                    new_ln[ne] = length + 1
-                    new_pu[ne] = pu[i] if a == 2 or a == 3 else 0
+                    scr[R_NEW_LEN, ne] = length + 1
+                    scr[R_NEW_PURE, ne] = scr[R_PURE, i] if a == 2 or a == 3 else 0
                     ne += 1
             if not ok or wilds > bal_d:
                 continue
@@ -308,16 +365,15 @@ def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, al
                         v2 = v_d + rest * vals[kind]
                     n2 = ne
                     for _ in range(k):
-                        new_ln[n2] = 1
-                        new_pu[n2] = new_pure
+                        scr[R_NEW_LEN, n2] = 1
+                        scr[R_NEW_PURE, n2] = new_pure
                         n2 += 1
                     bal2 = bal_d - w_all
                     pc2 = pc + lives_add
                     room2 = room + room_add
                     if room2 > bal2:
                         room2 = bal2
-                    rw = _pack_runs(new_ln, new_pu, n2, p + 1, room2 == bal2, pc2 < lives, codes,
-                                    order)
+                    rw = _pack_runs(scr, n2, p + 1, room2 == bal2, pc2 < lives)
                     if s < 2:
                         nk0 = (k0 & ~(((1 << 30) - 1) << sh)) | (rw << sh)
                         nk1 = k1
@@ -327,20 +383,20 @@ def _suit_step(table, k0, k1, k2, v, p, s, cnt, wildk, vals, nxt, resok, prm, al
                     nk2 = (base2 | bal2 | (room2 << 5) | (pc2 << 10) | (d2 << 12)
                            | (res2 << (13 + 2 * s)) | (g << (21 + 2 * s)))
                     if _emit(table, nk0, nk1, nk2, v2, mode, recon, t0, t1, t2, tv):
-                        return _move(acts, nr, k, g, h, dis)
+                        return _move(scr, nr, k, g, h, dis)
     return -1
 
 
-@jit
-def _move(acts, nr, k, g, h, dis):
+@jit_norc
+def _move(scr, nr, k, g, h, dis):
     """Pack a suit step's choices: one base-5 digit per run, then k, g, h and dis."""
     code = 0
     for i in range(nr - 1, -1, -1):
-        code = code * 5 + acts[i]
+        code = code * 5 + scr[R_ACT, i]
     return code | (k << 20) | (g << 24) | (h << 28) | (dis << 30)
 
 
-@jit
+@jit_norc
 def _group_step(table, k0, k1, k2, v, r, prm, opt_start, opt_dead, opt_w, opt_room, opt_lives,
                 opt_cost, allowed, mode, recon, t0, t1, t2, tv, resok):
     """Expand one state through the groups of rank ``r`` (options precomputed per pool).
@@ -390,7 +446,7 @@ def _group_step(table, k0, k1, k2, v, r, prm, opt_start, opt_dead, opt_w, opt_ro
     return -1
 
 
-@jit
+@jit_norc
 def _final(k2, v, prm, allwild, joker_ok, mode):
     """Value of a finished state: cost with spare wilds charged, or its discard bits (0 = none)."""
     bal = k2 & 31
@@ -412,114 +468,116 @@ def _final(k2, v, prm, allwild, joker_ok, mode):
     return 0
 
 
-@jit
-def _prune_spare(cur, mode):
+@jit_norc
+def _prune_spare(cur, best, mode):
     """Drop states beaten by one with more wilds in hand (pruning 4 of the note): once the room
     is saturated (room == bal) every spare wild is absorbed, so a state with more wilds and
-    otherwise the same key can do everything it can. Per discard bit in MASK mode."""
-    n = len(cur)
-    if n < 2:
-        return cur
-    bals = np.empty(n, np.int64)
-    keys = np.empty((n, 3), np.int64)
-    vals = np.empty(n, np.int64)
-    m = 0
-    for key, v in cur.items():
-        bal = key[2] & 31
-        if bal > 0 and bal == (key[2] >> 5) & 31:
-            bals[m] = bal
-            keys[m, 0] = key[0]
-            keys[m, 1] = key[1]
-            keys[m, 2] = key[2]
-            vals[m] = v
-            m += 1
-    if m < 2:
-        return cur
-    order = np.argsort(-bals[:m], kind="mergesort")
-    best = new_table()
-    for j in range(m):
-        i = order[j]
-        g = (keys[i, 0], keys[i, 1], keys[i, 2] & ~1023)
-        v = vals[i]
-        if g in best:
-            b = best[g]
-            if mode == COST:
+    otherwise the same key can do everything it can. Per discard bit in MASK mode. ``best`` is
+    scratch. States are visited from the most wilds down, in insertion order within a count."""
+    keys, vals, slots, meta = cur
+    top = 0
+    for j in range(meta[0]):
+        k2 = keys[slots[j], 2]
+        bal = k2 & 31
+        if bal > top and bal == (k2 >> 5) & 31:
+            top = bal
+    if top == 0:
+        return
+    _clear(best)
+    for want in range(top, 0, -1):
+        for j in range(meta[0]):
+            i = slots[j]
+            k2 = keys[i, 2]
+            if k2 & 31 != want or (k2 >> 5) & 31 != want:
+                continue
+            g2 = k2 & ~1023
+            v = vals[i]
+            b = _get(best, keys[i, 0], keys[i, 1], g2)
+            if b == DEAD:
+                _put(best, keys[i, 0], keys[i, 1], g2, v, mode)
+            elif mode == COST:
                 if b <= v:
-                    del cur[(keys[i, 0], keys[i, 1], keys[i, 2])]
+                    vals[i] = DEAD
                 else:
-                    best[g] = v
+                    _put(best, keys[i, 0], keys[i, 1], g2, v, mode)
             else:
                 rest = v & ~b
-                if rest == 0:
-                    del cur[(keys[i, 0], keys[i, 1], keys[i, 2])]
-                else:
-                    cur[(keys[i, 0], keys[i, 1], keys[i, 2])] = rest
-                    best[g] = b | v
-        else:
-            best[g] = v
-    return cur
+                vals[i] = DEAD if rest == 0 else rest
+                _put(best, keys[i, 0], keys[i, 1], g2, v, mode)
 
 
 PURE_BITS = sum(1 << (5 * i) for i in range(2 * MAX_RUNS))  # the pure bit of every run slot
 SENTINEL = np.int64(1) << 62  # MASK value of a cached transition that sets no discard bit
 
 
-@jit
-def _layer(cur, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start, opt_dead, opt_w, opt_room,
-           opt_lives, opt_cost, allowed, mode, prune, scr, sig_ws, res_ws):
-    """One sub-step (``sub`` 0..3 = suit, 4 = groups) applied to every state of a layer.
+@jit_norc
+def _layer(cur, out, idx, tmp, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start, opt_dead,
+           opt_w, opt_room, opt_lives, opt_cost, allowed, mode, scr, sig_ws, res_ws):
+    """One sub-step (``sub`` 0..3 = suit, 4 = groups) from table ``cur`` into table ``out``.
 
     A suit step depends only on that suit's runs and on bal/room/pc/d and the suit's reserved
-    aces, so its successors are computed once per such signature (into the workspaces
-    ``sig_ws``/``res_ws``) and replayed onto every state sharing it: states differ mostly in
-    the other suits' runs."""
-    out = new_table()
+    aces, so its successors are computed once per such signature (indexed in ``idx``, built in
+    ``tmp``, kept in the workspaces ``sig_ws``/``res_ws``) and replayed onto every state sharing
+    it: states differ mostly in the other suits' runs."""
+    _clear(out)
+    keys, values, slots, meta = cur
     if sub == 4:
-        for key, v in cur.items():
-            _group_step(out, key[0], key[1], key[2], v, p, prm, opt_start, opt_dead, opt_w,
-                        opt_room, opt_lives, opt_cost, allowed, mode, False, 0, 0, 0, 0, resok)
-        return _prune_spare(out, mode) if prune else out
+        for j in range(meta[0]):
+            i = slots[j]
+            if values[i] != DEAD:
+                _group_step(out, keys[i, 0], keys[i, 1], keys[i, 2], values[i], p, prm,
+                            opt_start, opt_dead, opt_w, opt_room, opt_lives, opt_cost, allowed,
+                            mode, False, 0, 0, 0, 0, resok)
+        _prune_spare(out, idx, mode)
+        return
     s = sub
     sh = 30 * (s & 1)
     run_mask = ((1 << 30) - 1) << sh
     own = ((1 << 13) - 1) | (3 << (13 + 2 * s)) | (3 << (21 + 2 * s))
-    index = new_table()
-    tmp = new_table()
+    _clear(idx)
     n_sig = 0
     n_res = 0
     v0 = 0 if mode == COST else SENTINEL
-    for key, v in cur.items():
-        word = key[0] if s < 2 else key[1]
-        sig = (word & run_mask, key[2] & own, np.int64(0))
-        if sig in index:
-            j = index[sig]
-        else:
-            tmp.clear()
-            _suit_step(tmp, sig[0] if s < 2 else 0, sig[0] if s >= 2 else 0, sig[1], v0, p, s,
-                       cnt, wildk, vals, nxt, resok, prm, allowed, mode, False, 0, 0, 0, 0, scr)
-            if n_sig == sig_ws.shape[1] or n_res + len(tmp) > res_ws.shape[1]:
-                _suit_step(out, key[0], key[1], key[2], v, p, s, cnt, wildk, vals, nxt, resok,
-                           prm, allowed, mode, False, 0, 0, 0, 0, scr)  # workspace full
+    tk, tv, tslots, tmeta = tmp
+    for jj in range(meta[0]):
+        i = slots[jj]
+        v = values[i]
+        if v == DEAD:
+            continue
+        key0 = keys[i, 0]
+        key1 = keys[i, 1]
+        key2 = keys[i, 2]
+        word = (key0 if s < 2 else key1) & run_mask
+        sig2 = key2 & own
+        j = _get(idx, word, sig2, 0)
+        if j == DEAD:
+            _clear(tmp)
+            _suit_step(tmp, word if s < 2 else 0, word if s >= 2 else 0, sig2, v0, p, s, cnt,
+                       wildk, vals, nxt, resok, prm, allowed, mode, False, 0, 0, 0, 0, scr)
+            if n_sig == sig_ws.shape[1] or n_res + tmeta[0] > res_ws.shape[1]:
+                _suit_step(out, key0, key1, key2, v, p, s, cnt, wildk, vals, nxt, resok, prm,
+                           allowed, mode, False, 0, 0, 0, 0, scr)  # workspace full
                 continue
             sig_ws[0, n_sig] = n_res
-            sig_ws[1, n_sig] = len(tmp)
-            for rk, rv in tmp.items():
-                res_ws[0, n_res] = rk[0] if s < 2 else rk[1]
-                res_ws[1, n_res] = rk[2]
-                res_ws[2, n_res] = rv
+            sig_ws[1, n_sig] = tmeta[0]
+            for t in range(tmeta[0]):
+                q = tslots[t]
+                res_ws[0, n_res] = tk[q, 0] if s < 2 else tk[q, 1]
+                res_ws[1, n_res] = tk[q, 2]
+                res_ws[2, n_res] = tv[q]
                 n_res += 1
-            index[sig] = n_sig
+            _put(idx, word, sig2, 0, n_sig, COST)
             j = n_sig
             n_sig += 1
-        for i in range(sig_ws[0, j], sig_ws[0, j] + sig_ws[1, j]):
-            k0 = key[0]
-            k1 = key[1]
+        for r in range(sig_ws[0, j], sig_ws[0, j] + sig_ws[1, j]):
+            k0 = key0
+            k1 = key1
             if s < 2:
-                k0 = (k0 & ~run_mask) | res_ws[0, i]
+                k0 = (k0 & ~run_mask) | res_ws[0, r]
             else:
-                k1 = (k1 & ~run_mask) | res_ws[0, i]
-            k2 = (key[2] & ~own) | res_ws[1, i]
-            rv = res_ws[2, i]
+                k1 = (k1 & ~run_mask) | res_ws[0, r]
+            k2 = (key2 & ~own) | res_ws[1, r]
+            rv = res_ws[2, r]
             if mode == COST:
                 nv = v + rv
             elif rv == SENTINEL:
@@ -527,13 +585,12 @@ def _layer(cur, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start, opt_dead, 
             else:
                 nv = rv
             _put(out, k0, k1, k2, nv, mode)
-    return out
 
 
 @jit
 def workspace():
-    """Scratch arrays for :func:`_layer`, allocated once per solve."""
-    scr = np.zeros((8 + MAX_RUNS, MAX_RUNS), np.int64)
+    """Scratch arrays for :func:`_layer`, allocated once by the caller and reused."""
+    scr = np.zeros((R_OPTS + MAX_RUNS, MAX_RUNS), np.int64)
     return scr, np.empty((2, 4096), np.int64), np.empty((3, 1 << 16), np.int64)
 
 
@@ -574,58 +631,143 @@ def _prepare(cnt, bal, wildk, prm):
 
 
 @jit
-def solve(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_lives, opt_cost,
-          allwild, allowed, mode):
-    """Run the sweep over ``cnt`` (53 counts). COST: min deadwood of the wild and natural cards
-    the sweep sees (-1 if no arrangement has the lives); MASK: discard bitmask; FEAS: 0/1."""
+def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_lives, opt_cost,
+           allowed, mode, tbs, ws, rec_keys, rec_vals, rec_at):
+    """Run every sub-step over ``cnt``; returns the table holding the last layer and whether a
+    table overflowed (the answer is then void). With ``rec_at`` non-empty, every layer is also
+    copied into ``rec_keys``/``rec_vals``, layer i at ``rec_at[i]:rec_at[i + 1]`` (for the
+    reconstruction; too small arrays count as an overflow)."""
+    bal = _wilds(cnt, wildk, prm)
+    nxt, resok = _prepare(cnt, bal, wildk, prm)
+    cur, out, idx, tmp = tbs
+    for tb in tbs:
+        _clear(tb)
+        tb[3][1] = 0
+    z = np.zeros(4, np.int64)
+    d0 = 0 if mode == MASK else 1
+    _put(cur, 0, 0, _misc(bal, 0, 0, d0, z, z), 0 if mode == COST else 1, mode)
+    scr, sig_ws, res_ws = ws
+    layer = 0
+    record = len(rec_at) > 0
+    for p in range(15):
+        for sub in range(4 if p > 12 else 5):
+            if record and not _record(cur, rec_keys, rec_vals, rec_at, layer):
+                return cur, True
+            layer += 1
+            if sub < 4 and _idle(cur, p, sub, cnt):
+                continue
+            _layer(cur, out, idx, tmp, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start,
+                   opt_dead, opt_w, opt_room, opt_lives, opt_cost, allowed, mode, scr, sig_ws,
+                   res_ws)
+            if out[3][1] or idx[3][1] or tmp[3][1]:
+                return out, True
+            cur, out = out, cur
+    if record and not _record(cur, rec_keys, rec_vals, rec_at, layer):
+        return cur, True
+    return cur, False
+
+
+@jit_norc
+def _idle(cur, p, s, cnt):
+    """Suit ``s`` at position ``p`` changes no state: no card of it here, no run of it open and
+    (at ace-high) no ace kept back. Such sub-steps, a quarter of the work, are skipped."""
+    if p <= 12 and cnt[s * 13 + p] > 0:
+        return False
+    keys, _, slots, meta = cur
+    sh = 30 * (s & 1)
+    col = 0 if s < 2 else 1
+    for j in range(meta[0]):
+        i = slots[j]
+        if (keys[i, col] >> sh) & ((1 << 30) - 1):
+            return False
+        if p == 13 and (keys[i, 2] >> (13 + 2 * s)) & 3:
+            return False
+    return True
+
+
+@jit_norc
+def _record(tb, rec_keys, rec_vals, rec_at, layer):
+    """Append the live states of ``tb`` as layer ``layer``; False when the arrays are full."""
+    keys, values, slots, meta = tb
+    at = rec_at[layer]
+    for j in range(meta[0]):
+        i = slots[j]
+        if values[i] == DEAD:
+            continue
+        if at == len(rec_vals):
+            return False
+        rec_keys[at, 0] = keys[i, 0]
+        rec_keys[at, 1] = keys[i, 1]
+        rec_keys[at, 2] = keys[i, 2]
+        rec_vals[at] = values[i]
+        at += 1
+    rec_at[layer + 1] = at
+    return True
+
+
+@jit
+def _wilds(cnt, wildk, prm):
+    """Cards the sweep treats as wild: wild-rank cards, and printed jokers when they are wild."""
     bal = 0
     for k in range(52):
         if wildk[k]:
             bal += cnt[k]
-    joker_ok = prm[P_JOKER_WILD] and cnt[52] > 0
     if prm[P_JOKER_WILD]:
         bal += cnt[52]
-    nxt, resok = _prepare(cnt, bal, wildk, prm)
-    cur = new_table()
-    room = 0
-    d0 = 0 if mode == MASK else 1
-    pc0 = 0
-    z = np.zeros(4, np.int64)
-    cur[(np.int64(0), np.int64(0), _misc(bal, room, pc0, d0, z, z))] = 0 if mode == COST else 1
-    scr, sig_ws, res_ws = workspace()
-    for p in range(15):
-        nsub = 4 if p > 12 else 5
-        for sub in range(nsub):
-            cur = _layer(cur, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start, opt_dead,
-                         opt_w, opt_room, opt_lives, opt_cost, allowed, mode, True, scr, sig_ws,
-                         res_ws)
+    return bal
+
+
+NO_RECORD = (np.zeros((0, 3), np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+
+@jit
+def solve(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_lives, opt_cost,
+          allwild, allowed, mode, tbs, ws, rec_keys, rec_vals, rec_at):
+    """Run the sweep over ``cnt`` (53 counts) in tables ``tbs`` (:func:`tables`) with scratch
+    ``ws`` (:func:`workspace`). COST: min
+    deadwood of the wild and natural cards the sweep sees (-1 if no arrangement has the lives);
+    MASK: discard bitmask; FEAS: 0/1. Returns (answer, overflow); see :func:`_sweep`."""
+    last, overflow = _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room,
+                            opt_lives, opt_cost, allowed, mode, tbs, ws, rec_keys, rec_vals,
+                            rec_at)
     best = -1 if mode == COST else 0
-    for key, v in cur.items():
-        f = _final(key[2], v, prm, allwild, joker_ok, mode)
+    if overflow:
+        return best, True
+    joker_ok = prm[P_JOKER_WILD] and cnt[52] > 0
+    keys, values, slots, meta = last
+    for j in range(meta[0]):
+        i = slots[j]
+        if values[i] == DEAD:
+            continue
+        f = _final(keys[i, 2], values[i], prm, allwild, joker_ok, mode)
         if mode == COST:
             if f >= 0 and (best < 0 or f < best):
                 best = f
         elif f > 0:
             best |= f
-    return best
+    return best, False
 
 
 @jit
-def find_pred(prev, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start, opt_dead, opt_w,
-              opt_room, opt_lives, opt_cost, allowed, mode, t0, t1, t2, tv):
-    """A state of ``prev`` whose sub-step reaches (t0, t1, t2) with value ``tv``, and the move."""
-    dummy = new_table()
-    scr = np.zeros((8 + MAX_RUNS, MAX_RUNS), np.int64)
-    for key, v in prev.items():
+def find_pred(prev_keys, prev_vals, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start,
+              opt_dead, opt_w, opt_room, opt_lives, opt_cost, allowed, mode, t0, t1, t2, tv):
+    """A state of the recorded layer ``prev_*`` whose sub-step reaches (t0, t1, t2) with value
+    ``tv``, and the move."""
+    dummy = _table(1)
+    scr = np.zeros((R_OPTS + MAX_RUNS, MAX_RUNS), np.int64)
+    for j in range(len(prev_vals)):
+        k0 = prev_keys[j, 0]
+        k1 = prev_keys[j, 1]
+        k2 = prev_keys[j, 2]
+        v = prev_vals[j]
         if sub < 4:
-            m = _suit_step(dummy, key[0], key[1], key[2], v, p, sub, cnt, wildk, vals, nxt, resok,
-                           prm, allowed, mode, True, t0, t1, t2, tv, scr)
+            m = _suit_step(dummy, k0, k1, k2, v, p, sub, cnt, wildk, vals, nxt, resok, prm,
+                           allowed, mode, True, t0, t1, t2, tv, scr)
         else:
-            m = _group_step(dummy, key[0], key[1], key[2], v, p, prm, opt_start, opt_dead, opt_w,
-                            opt_room, opt_lives, opt_cost, allowed, mode, True, t0, t1, t2, tv,
-                            resok)
+            m = _group_step(dummy, k0, k1, k2, v, p, prm, opt_start, opt_dead, opt_w, opt_room,
+                            opt_lives, opt_cost, allowed, mode, True, t0, t1, t2, tv, resok)
         if m >= 0:
-            return key[0], key[1], key[2], v, m
+            return k0, k1, k2, v, m
     return np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
 
 
@@ -655,28 +797,57 @@ def life_possible(cnt, wildk, prm):
     return False
 
 
+SHARE_UNIT = 360360  # lcm(1..13): a meld's wild count shared among its natural cards, exactly
+
+
 @jit
-def orphans(cnt, wildk, wilds):
-    """Non-wild cards with no other card of their rank and none of their suit within reach of
-    the wilds (distance <= wilds + 1): a meld holding one has no other natural card, so each
-    needs two wilds of its own."""
-    out = np.zeros(53, np.int64)
+def wild_shares(cnt, wildk, prm, wilds):
+    """A lower bound on the wilds each natural card needs, and their sum (in SHARE_UNIT).
+
+    Share a meld's wild cards equally among its natural cards: the wilds of an arrangement are
+    at least the sum of its cards' shares, and a card's share is at least the least share of
+    any meld that could hold it given the hand (a group of the card's rank using every natural
+    of that rank; a run window of its suit between two natural positions, padded to 3 cards,
+    needing at most ``wilds`` wilds). Wild-rank cards count as wilds here, which only loosens
+    the bound. Removing cards only raises shares, so the hand less card k needs at least
+    ``total - share[k]``. Runs are capped at 13 cards, as in the sweep."""
+    share = np.zeros(53, np.int64)
     for k in range(52):
-        if cnt[k] != 1 or wildk[k]:
+        if cnt[k] == 0 or wildk[k]:
             continue
-        s = k // 13
         r = k % 13
-        alone = True
+        same = 0
         for t in range(4):
-            if t != s and cnt[t * 13 + r] > 0:
-                alone = False
-        for q in range(14):
-            other = s * 13 + (q % 13)
-            if not alone or other == k or cnt[other] == 0:
-                continue
-            dist = abs(q - r) if r > 0 else min(q, 13 - q)
-            if dist <= wilds + 1:
-                alone = False
-        if alone:
-            out[k] = 1
-    return out
+            if not wildk[t * 13 + r]:
+                same += cnt[t * 13 + r]
+        share[k] = 2 * SHARE_UNIT
+        if prm[P_GROUPS]:
+            share[k] = SHARE_UNIT * max(0, 3 - same) // same
+    if prm[P_RUNS]:
+        pos = np.zeros(14, np.int64)
+        for s in range(4):
+            n_pos = 0
+            for q in range(14):
+                k = s * 13 + (q % 13)
+                if cnt[k] > 0 and not wildk[k]:
+                    pos[n_pos] = q
+                    n_pos += 1
+            for i in range(n_pos):
+                for j in range(i, n_pos):
+                    span = pos[j] - pos[i] + 1
+                    if span > 13:
+                        break
+                    n = j - i + 1
+                    need = max(span, 3) - n
+                    if need > wilds:
+                        continue
+                    v = SHARE_UNIT * need // n
+                    for t in range(i, j + 1):
+                        k = s * 13 + (pos[t] % 13)
+                        if v < share[k]:
+                            share[k] = v
+    total = 0
+    for k in range(52):
+        if not wildk[k]:
+            total += cnt[k] * share[k]
+    return share, total
