@@ -335,11 +335,9 @@ def _compile(rules: MeldRules) -> _Compiled:
 
 
 def _as_counts(counts: np.ndarray | Iterable[int]) -> np.ndarray:
-    c = np.asarray(counts, dtype=np.int64)
-    if c.shape != (NUM_KINDS,):
-        raise ValueError(f"expected a count vector of {NUM_KINDS} kinds, got shape {c.shape}")
-    if c.min() < 0 or c[:52].max() > 3:
-        raise ValueError("counts must be 0..3 per card kind")
+    c = np.asarray(counts)
+    if c.shape != (NUM_KINDS,) or c.dtype.kind not in "iu":
+        raise ValueError(f"expected {NUM_KINDS} integer counts, got shape {c.shape} of {c.dtype}")
     return c
 
 
@@ -352,15 +350,12 @@ def _split(counts: np.ndarray, rules: MeldRules) -> tuple[np.ndarray, int, _Comp
     """The cards the sweep sees, the non-wild printed jokers (never meldable), the compiled
     rules and the number of wild cards."""
     cp = _compile(rules)  # also rejects rules the sweep does not support
-    c = _as_counts(counts).copy()
-    loose = 0
-    if not rules.wild[JOKER]:
-        loose = int(c[JOKER])
-        c[JOKER] = 0
-    wilds = int(c[:52] @ cp.wildk) + int(c[JOKER])
+    c, loose, wilds = K.split_hand(_as_counts(counts), cp.wildk, rules.wild[JOKER])
+    if wilds < 0:
+        raise ValueError("counts must be 0..3 per card kind")
     if wilds > 31:
         raise ValueError(f"{wilds} wild cards: the solver handles at most 31")
-    return c, loose, cp, wilds
+    return c, int(loose), cp, int(wilds)
 
 
 _TABLES = [K.tables(13)]  # the sweep's state tables, reused by every solve and grown on demand
@@ -386,8 +381,8 @@ def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray = _NO_DI
         _grow()
 
 
-def _layers(c: np.ndarray, cp: _Compiled) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every layer of a COST sweep (states and values), for the reconstruction."""
+def _recorded_sweep(c: np.ndarray, cp: _Compiled) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every layer of a COST sweep (states, values, layer offsets), for the reconstruction."""
     size = 1 << 14
     while True:
         keys, vals = np.empty((size, 3), np.int64), np.empty(size, np.int64)
@@ -395,7 +390,7 @@ def _layers(c: np.ndarray, cp: _Compiled) -> list[tuple[np.ndarray, np.ndarray]]
         _, overflow = K._sweep(c, cp.wildk, cp.vals, cp.prm, *cp.tables(), _NO_DISCARD, K.COST,
                                _TABLES[0], _SCRATCH, keys, vals, at)
         if not overflow:
-            return [(keys[at[i]:at[i + 1]], vals[at[i]:at[i + 1]]) for i in range(len(at) - 1)]
+            return keys, vals, at
         if any(tb[3][1] for tb in _TABLES[0]):
             _grow()
         else:  # the record ran out
@@ -426,25 +421,19 @@ def can_meld_all(counts: np.ndarray, rules: MeldRules) -> bool:
 
 def show_discards(counts: np.ndarray, rules: MeldRules) -> np.ndarray:
     """For a hand one card over: which kinds can be discarded so that the rest can be melded
-    completely with the required lives (53 bools), found in one sweep with a discard token
-    (a state's future does not depend on which card was left out, so states merge)."""
+    completely with the required lives (53 bools, set only for kinds held), found in one sweep
+    with a discard token (a state's future does not depend on which card was left out, so
+    states merge)."""
     c, loose, cp, wilds = _split(counts, rules)
     mask = np.zeros(NUM_KINDS, bool)
     if loose:
         if loose == 1:
             mask[JOKER] = can_meld_all(_minus(counts, JOKER), rules)
         return mask
-    if not K.life_possible(c, cp.wildk, cp.prm):
-        return mask
-    share, total = K.wild_shares(c, cp.wildk, cp.prm, wilds)
-    budget = wilds * K.SHARE_UNIT
-    # Only a card whose removal brings the bound within the wilds can be the discard.
-    allowed = ((c > 0) & np.where(cp.wild53, total <= budget - K.SHARE_UNIT,
-                                  total - share <= budget)).astype(np.int64)
+    allowed = K.discard_candidates(c, cp.wildk, cp.wild53, cp.prm, wilds)
     if not allowed.any():
         return mask
-    bits = _solve(c, cp, K.MASK, allowed)
-    return (bits >> np.arange(NUM_KINDS, dtype=np.int64)) & 1 == 1
+    return K.mask_of(_solve(c, cp, K.MASK, allowed))
 
 
 def _minus(counts: np.ndarray, k: int) -> np.ndarray:
@@ -468,27 +457,16 @@ def min_deadwood(counts: np.ndarray, rules: MeldRules) -> Arrangement:
     if not K.life_possible(c, cp.wildk, cp.prm):
         return everything
     nxt, resok = K._prepare(c, wilds, cp.wildk, cp.prm)
-    layers = _layers(c, cp)
-    best = None
-    for key, v in zip(*layers[-1], strict=True):
-        f = K._final(key[2], v, cp.prm, cp.allwild, False, K.COST)
-        if f >= 0 and (best is None or f < best[0]):
-            best = (f, key, v)
-    if best is None:
+    best, final, moves = K.backtrack(*_recorded_sweep(c, cp), c, cp.wildk, cp.vals, nxt, resok,
+                                     cp.prm, *cp.tables(), cp.allwild)
+    if best < 0:
         return everything
-    target, tv = best[1], best[2]
-    moves = []
-    for i in range(len(_STEPS) - 1, -1, -1):
-        p, sub = _STEPS[i]
-        k0, k1, k2, v, m = K.find_pred(*layers[i], p, sub, c, cp.wildk, cp.vals, nxt, resok,
-                                       cp.prm, *cp.tables(), _NO_DISCARD, K.COST, target[0],
-                                       target[1], target[2], tv)
-        if m < 0:
-            raise AssertionError("meld reconstruction lost its path")
-        moves.append((p, sub, int(m), int(target[2])))
-        target, tv = (k0, k1, k2), v
-    arrangement = _replay(c, rules, cp, moves[::-1], best[1][2], loose_cards)
-    if arrangement.penalty != best[0] + loose * rules.values[JOKER]:
+    if moves[:, 0].min() < 0:
+        raise AssertionError("meld reconstruction lost its path")
+    steps = [(p, sub, int(m), int(misc)) for (p, sub), (m, misc) in zip(_STEPS, moves,
+                                                                       strict=True)]
+    arrangement = _replay(c, rules, cp, steps, int(final), loose_cards)
+    if arrangement.penalty != best + loose * rules.values[JOKER]:
         raise AssertionError("meld reconstruction disagrees with the sweep")
     return arrangement
 
@@ -517,6 +495,7 @@ def _replay(c: np.ndarray, rules: MeldRules, cp: _Compiled, moves: list, final_m
     reserved = [0, 0, 0, 0]
     cap = rules.group_cap()
     lives = rules.lives_required
+    scr = np.zeros((K.R_OPTS, K.MAX_RUNS), np.int64)
 
     def close(run: _Run, life: bool) -> None:
         pad = 3 - len(run.cards)
@@ -535,6 +514,8 @@ def _replay(c: np.ndarray, rules: MeldRules, cp: _Compiled, moves: list, final_m
             dead += [kind(p, s) for s in range(4) for _ in range(int(cp.opt_dead[m][s]))]
             continue
         s = sub
+        if not runs[s] and not m and p not in (0, 13):
+            continue  # nothing of this suit here
         card = kind(p % 13, s) if p <= 13 else -1
         iswild = p <= 13 and bool(rules.wild[card])
         k, h = (m >> 20) & 15, (m >> 28) & 3
@@ -556,14 +537,14 @@ def _replay(c: np.ndarray, rules: MeldRules, cp: _Compiled, moves: list, final_m
             survivors += [_Run(p, card, pure_new) for _ in range(k)]
         elif p == 13 and not iswild:
             dead += [card] * (reserved[s] - used)
-        bal, room, pc = misc & 31, (misc >> 5) & 31, (misc >> 10) & 3
         n = len(survivors)
-        scr = np.zeros((K.R_OPTS, K.MAX_RUNS), np.int64)
-        for i, run in enumerate(survivors):
-            scr[K.R_NEW_LEN, i], scr[K.R_NEW_PURE, i] = len(run.cards), run.pure
-        K._pack_runs(scr, n, p + 1, room == bal, pc < lives)
-        order = scr[K.R_ORDER]
-        runs[s] = [survivors[int(order[j])] for j in range(n)]
+        if n > 1:  # the kernel's canonical order of the runs, which later moves refer to
+            bal, room, pc = misc & 31, (misc >> 5) & 31, (misc >> 10) & 3
+            for i, run in enumerate(survivors):
+                scr[K.R_NEW_LEN, i], scr[K.R_NEW_PURE, i] = len(run.cards), run.pure
+            K._pack_runs(scr, n, p + 1, room == bal, pc < lives)
+            survivors = [survivors[int(scr[K.R_ORDER, j])] for j in range(n)]
+        runs[s] = survivors
     return _finish(c, rules, melds, dead, final_misc, loose_cards)
 
 

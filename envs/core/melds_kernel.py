@@ -749,26 +749,47 @@ def solve(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_lives
 
 
 @jit
-def find_pred(prev_keys, prev_vals, p, sub, cnt, wildk, vals, nxt, resok, prm, opt_start,
-              opt_dead, opt_w, opt_room, opt_lives, opt_cost, allowed, mode, t0, t1, t2, tv):
-    """A state of the recorded layer ``prev_*`` whose sub-step reaches (t0, t1, t2) with value
-    ``tv``, and the move."""
+def backtrack(rec_keys, rec_vals, rec_at, cnt, wildk, vals, nxt, resok, prm, opt_start,
+              opt_dead, opt_w, opt_room, opt_lives, opt_cost, allwild):
+    """Walk a recorded COST sweep (:func:`_sweep`) back from its best final state. Returns the
+    best cost (-1: no arrangement has the lives), that state's misc word, and per sub-step the
+    move taken and the misc word it led to (-1 moves: the path was lost, a bug)."""
+    n_steps = len(rec_at) - 2
+    moves = np.full((n_steps, 2), -1, np.int64)
+    best = -1
+    t0 = t1 = t2 = tv = np.int64(0)
+    for j in range(rec_at[n_steps], rec_at[n_steps + 1]):
+        f = _final(rec_keys[j, 2], rec_vals[j], prm, allwild, False, COST)
+        if f >= 0 and (best < 0 or f < best):
+            best = f
+            t0, t1, t2, tv = rec_keys[j, 0], rec_keys[j, 1], rec_keys[j, 2], rec_vals[j]
+    if best < 0:
+        return best, np.int64(0), moves
+    final = t2
     dummy = _table(1)
     scr = np.zeros((R_OPTS + MAX_RUNS, MAX_RUNS), np.int64)
-    for j in range(len(prev_vals)):
-        k0 = prev_keys[j, 0]
-        k1 = prev_keys[j, 1]
-        k2 = prev_keys[j, 2]
-        v = prev_vals[j]
-        if sub < 4:
-            m = _suit_step(dummy, k0, k1, k2, v, p, sub, cnt, wildk, vals, nxt, resok, prm,
-                           allowed, mode, True, t0, t1, t2, tv, scr)
-        else:
-            m = _group_step(dummy, k0, k1, k2, v, p, prm, opt_start, opt_dead, opt_w, opt_room,
-                            opt_lives, opt_cost, allowed, mode, True, t0, t1, t2, tv, resok)
-        if m >= 0:
-            return k0, k1, k2, v, m
-    return np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(-1)
+    no_discard = np.zeros(53, np.int64)
+    for i in range(n_steps - 1, -1, -1):
+        p, sub = (i // 5, i % 5) if i < 65 else (13 + (i - 65) // 4, (i - 65) % 4)
+        found = False
+        for j in range(rec_at[i], rec_at[i + 1]):
+            k0, k1, k2, v = rec_keys[j, 0], rec_keys[j, 1], rec_keys[j, 2], rec_vals[j]
+            if sub < 4:
+                m = _suit_step(dummy, k0, k1, k2, v, p, sub, cnt, wildk, vals, nxt, resok, prm,
+                               no_discard, COST, True, t0, t1, t2, tv, scr)
+            else:
+                m = _group_step(dummy, k0, k1, k2, v, p, prm, opt_start, opt_dead, opt_w,
+                                opt_room, opt_lives, opt_cost, no_discard, COST, True, t0, t1,
+                                t2, tv, resok)
+            if m >= 0:
+                moves[i, 0] = m
+                moves[i, 1] = t2
+                t0, t1, t2, tv = k0, k1, k2, v
+                found = True
+                break
+        if not found:
+            break
+    return best, final, moves
 
 
 @jit
@@ -851,3 +872,52 @@ def wild_shares(cnt, wildk, prm, wilds):
         if not wildk[k]:
             total += cnt[k] * share[k]
     return share, total
+
+
+@jit
+def split_hand(counts, wildk, joker_wild):
+    """The sweep's copy of a 53-count hand: (counts as int64 with non-wild printed jokers
+    removed, those jokers, wild cards); wild cards -1 when a count is out of 0..3."""
+    c = np.zeros(53, np.int64)
+    wilds = 0
+    for k in range(53):
+        n = counts[k]
+        if n < 0 or (n > 3 and k < 52):
+            return c, 0, -1
+        c[k] = n
+        if k < 52 and wildk[k]:
+            wilds += n
+    loose = 0
+    if joker_wild:
+        wilds += c[52]
+    else:
+        loose = c[52]
+        c[52] = 0
+    return c, loose, wilds
+
+
+@jit
+def discard_candidates(c, wildk, wild53, prm, wilds):
+    """The kinds :func:`solve` in MASK mode need try as the discard (53 flags, none when no
+    discard can work): held, a life possible, and within the :func:`wild_shares` bound."""
+    allowed = np.zeros(53, np.int64)
+    if not life_possible(c, wildk, prm):
+        return allowed
+    share, total = wild_shares(c, wildk, prm, wilds)
+    budget = wilds * SHARE_UNIT
+    for k in range(53):
+        if c[k] > 0:
+            if wild53[k]:
+                allowed[k] = total <= budget - SHARE_UNIT
+            else:
+                allowed[k] = total - share[k] <= budget
+    return allowed
+
+
+@jit
+def mask_of(bits):
+    """The 53 flags of a discard bitmask."""
+    out = np.zeros(53, np.bool_)
+    for k in range(53):
+        out[k] = (bits >> k) & 1
+    return out

@@ -84,7 +84,7 @@ class Scorer:
     def show_discards(self, hand: np.ndarray) -> np.ndarray:
         """53 bools: the held kinds whose discard leaves a hand that can show (one solver
         pass)."""
-        return melds.show_discards(hand, self.rules) & (hand > 0)
+        return melds.show_discards(hand, self.rules)
 
     def hand_value(self, hand: np.ndarray) -> int:
         """Value of every card in ``hand`` (what a loser without the required lives pays)."""
