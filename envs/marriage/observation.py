@@ -13,7 +13,7 @@ import numpy as np
 from envs.core.cards import NUM_KINDS, NUM_RANKS
 from envs.core.game import Observer, make_layout
 from envs.marriage.config import MAX_PLAYERS, Config
-from envs.marriage.rules import PHASES, MarriageState
+from envs.marriage.rules import FACE_UP, PHASES, MarriageState
 
 _SEATS = MAX_PLAYERS * NUM_KINDS
 _BLOCKS = [
@@ -23,10 +23,9 @@ _BLOCKS = [
     ("indicator", NUM_KINDS),  # one-hot
     ("top_discard", NUM_KINDS),  # one-hot of the card on the discard pile
     ("discard_pile", NUM_KINDS),  # counts of the cards now in the pile (the next stock)
-    ("discarded_by", _SEATS),  # per seat: cards it discarded this round
-    ("taken_by", _SEATS),  # per seat: cards it took from the pile this round
-    ("set_aside", _SEATS),  # per seat: dublees it set aside
-    ("revealed", _SEATS),  # per seat: its hand, once an invalid show revealed it
+    # rules.FACE_UP, each per seat: cards it discarded this round, took from the pile this
+    # round, dublees it set aside, and its hand once an invalid show revealed it
+    *((name, _SEATS) for name in FACE_UP),
     ("hand_sizes", MAX_PLAYERS),
     ("totals", MAX_PLAYERS),  # session penalty totals / 100
     ("active", MAX_PLAYERS),  # seat plays this round (0: padding, out, tie-break onlooker)
@@ -40,6 +39,14 @@ _BLOCKS = [
 ]
 
 LAYOUT, SIZE = make_layout(_BLOCKS)
+_HAND, _WILD, _PILE = LAYOUT["hand"], LAYOUT["wild"], LAYOUT["discard_pile"]
+_FACE_UP = slice(LAYOUT[FACE_UP[0]].start, LAYOUT[FACE_UP[-1]].stop)
+_WILD_RANK, _INDICATOR, _TOP, _SIZES, _TOTALS, _ACTIVE, _DEALER, _PHASE = (
+    LAYOUT[name].start
+    for name in ("wild_rank", "indicator", "top_discard", "hand_sizes", "totals", "active",
+                 "dealer", "phase")
+)
+_SCALARS = slice(LAYOUT["stock_size"].start, LAYOUT["tiebreak"].stop)  # five blocks of one
 
 
 class MarriageObserver(Observer):
@@ -66,39 +73,32 @@ class MarriageObserver(Observer):
         n = self.config.num_players
         order = self._order[player]
         obs = np.zeros(SIZE, np.float32)
-        obs[LAYOUT["hand"]] = state.hands[player]
-        obs[LAYOUT["wild"]] = state.wild
+        obs[_HAND] = state.hands[player]
+        obs[_WILD] = state.wild
         rank = state.wild_rank if state.wild_rank >= 0 else NUM_RANKS
-        obs[LAYOUT["wild_rank"].start + rank] = 1
-        obs[LAYOUT["indicator"].start + state.indicator] = 1
+        obs[_WILD_RANK + rank] = 1
+        obs[_INDICATOR + state.indicator] = 1
         if state.pile:
-            obs[LAYOUT["top_discard"].start + state.pile[-1]] = 1
-        obs[LAYOUT["discard_pile"]] = state.pile_counts
-        span = n * NUM_KINDS
-        for name, table in (
-            ("discarded_by", state.discarded_by),
-            ("taken_by", state.taken_by),
-            ("set_aside", state.set_aside),
-            ("revealed", state.revealed),
-        ):
-            start = LAYOUT[name].start
-            obs[start : start + span] = table[order].ravel()
-        start = LAYOUT["hand_sizes"].start
-        obs[start : start + n] = state.hands[order].sum(axis=1)
-        start = LAYOUT["totals"].start
-        obs[start : start + n] = state.totals[order] / 100.0
-        start = LAYOUT["active"].start
+            obs[_TOP + state.pile[-1]] = 1
+        obs[_PILE] = state.pile_counts
+        # Seats from the observer on: two slice copies of all four face-up records at once.
+        seats = obs[_FACE_UP].reshape(len(FACE_UP), MAX_PLAYERS, NUM_KINDS)
+        seats[:, : n - player] = state.face_up[:, player:]
+        seats[:, n - player : n] = state.face_up[:, :player]
+        obs[_SIZES : _SIZES + n] = state.hands.sum(axis=1)[order]
+        obs[_TOTALS : _TOTALS + n] = state.totals[order] / 100.0
         for i, p in enumerate(order):
-            obs[start + i] = p in state.active and p not in state.dead
-            if p == state.dealer:
-                obs[LAYOUT["dealer"].start + i] = 1
+            obs[_ACTIVE + i] = p in state.active and p not in state.dead
+        obs[_DEALER + (state.dealer - player) % n] = 1
         if not state.over:
-            obs[LAYOUT["phase"].start + state.phase] = 1
-        obs[LAYOUT["stock_size"].start] = len(state.stock) / 100.0
-        obs[LAYOUT["jokers_redrawn"].start] = state.jokers_redrawn
-        obs[LAYOUT["turn"].start] = state.turns / self.config.max_turns_per_round
-        obs[LAYOUT["rounds_left"].start] = self._rounds_left(state)
-        obs[LAYOUT["tiebreak"].start] = state.tiebreak
+            obs[_PHASE + state.phase] = 1
+        obs[_SCALARS] = (
+            len(state.stock) / 100.0,
+            state.jokers_redrawn,
+            state.turns / self.config.max_turns_per_round,
+            self._rounds_left(state),
+            state.tiebreak,
+        )
         return obs
 
     def _rounds_left(self, state: MarriageState) -> float:

@@ -36,6 +36,7 @@ from envs.marriage.scoring import Scorer, wild_cards, wild_rank_str
 
 DRAW, DISCARD, OVER = 0, 1, 2
 PHASES = ("draw", "discard", "over")
+FACE_UP = ("discarded_by", "taken_by", "set_aside", "revealed")
 
 
 @dataclass
@@ -45,10 +46,9 @@ class MarriageState(State):
     seed: int
     rng: np.random.Generator
     hands: np.ndarray  # (players, kinds) counts
-    discarded_by: np.ndarray  # (players, kinds): every card each seat discarded this round
-    taken_by: np.ndarray  # (players, kinds): every card each seat took from the pile
-    set_aside: np.ndarray  # (players, kinds): dublees set aside by swaps (face up)
-    revealed: np.ndarray  # (players, kinds): hands shown by invalid shows (face up)
+    face_up: np.ndarray
+    """(4, players, kinds): every card each seat showed this round, by how (``FACE_UP``): the
+    observation copies it in one block; ``discarded_by`` etc. are views of it."""
     pile_counts: np.ndarray  # (kinds,) the discard pile as counts
     totals: np.ndarray  # session penalty totals
     returns: np.ndarray
@@ -74,11 +74,30 @@ class MarriageState(State):
     winner: int = -1  # of the match (or of the round in a round episode); -1 void/unknown
     history: list[dict] = field(default_factory=list)
 
+    @property
+    def discarded_by(self) -> np.ndarray:
+        """(players, kinds): every card each seat discarded this round."""
+        return self.face_up[0]
+
+    @property
+    def taken_by(self) -> np.ndarray:
+        """(players, kinds): every card each seat took from the discard pile this round."""
+        return self.face_up[1]
+
+    @property
+    def set_aside(self) -> np.ndarray:
+        """(players, kinds): dublees each seat set aside by swaps (face up)."""
+        return self.face_up[2]
+
+    @property
+    def revealed(self) -> np.ndarray:
+        """(players, kinds): hands shown by invalid shows (face up)."""
+        return self.face_up[3]
+
     def clone(self) -> MarriageState:
         """Cheaper than a deep copy: arrays and lists are copied, the rest is immutable."""
         c = copy.copy(self)
-        for name in ("hands", "discarded_by", "taken_by", "set_aside", "revealed",
-                     "pile_counts", "totals", "returns"):
+        for name in ("hands", "face_up", "pile_counts", "totals", "returns"):
             setattr(c, name, getattr(self, name).copy())
         for name in ("active", "dead", "stock", "pile", "tied"):
             setattr(c, name, list(getattr(self, name)))
@@ -113,17 +132,11 @@ class MarriageGame(Game):
         own = np.random.default_rng(seed)
         n = self.num_players
 
-        def table(dtype=np.int16) -> np.ndarray:
-            return np.zeros((n, NUM_KINDS), dtype)
-
         s = MarriageState(
             seed=seed,
             rng=own,
-            hands=table(np.int8),
-            discarded_by=table(),
-            taken_by=table(),
-            set_aside=table(np.int8),
-            revealed=table(np.int8),
+            hands=np.zeros((n, NUM_KINDS), np.int8),
+            face_up=np.zeros((len(FACE_UP), n, NUM_KINDS), np.float32),
             pile_counts=np.zeros(NUM_KINDS, np.int16),
             totals=np.zeros(n, np.int64),
             returns=np.zeros(n),
@@ -139,8 +152,8 @@ class MarriageGame(Game):
         size = cfg.deal_size
         seats = self._seats_after(s, s.dealer)
         m = len(seats)
-        for table in (s.hands, s.discarded_by, s.taken_by, s.set_aside, s.revealed):
-            table[:] = 0
+        s.hands[:] = 0
+        s.face_up[:] = 0
         # One card at a time clockwise from the dealer's left, off the top (end) of the deck.
         dealt = deck[::-1][: m * size]
         for i, p in enumerate(seats):
@@ -177,7 +190,7 @@ class MarriageGame(Game):
         z = {f"hand_{p}": state.hands[p] for p in range(self.num_players)}
         z["stock"] = np.bincount(state.stock, minlength=NUM_KINDS)
         z["discard"] = state.pile_counts
-        z["set_aside"] = state.set_aside.sum(axis=0)
+        z["set_aside"] = state.set_aside.sum(axis=0).astype(np.int64)
         z["indicator"] = np.bincount([state.indicator], minlength=NUM_KINDS)
         return z
 
