@@ -358,7 +358,7 @@ def _split(counts: np.ndarray, rules: MeldRules) -> tuple[np.ndarray, int, _Comp
     return c, int(loose), cp, int(wilds)
 
 
-_TABLES = [K.tables(13)]  # the sweep's state tables, reused by every solve and grown on demand
+_TABLES = [K.tables(11)]  # the sweep's state tables, reused by every solve and grown on demand
 _SCRATCH = K.workspace()
 _STEPS = [(p, sub) for p in range(15) for sub in range(4 if p > 12 else 5)]
 _NO_DISCARD = np.zeros(NUM_KINDS, np.int64)
@@ -381,13 +381,13 @@ def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray = _NO_DI
         _grow()
 
 
-def _recorded_sweep(c: np.ndarray, cp: _Compiled) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every layer of a COST sweep (states, values, layer offsets), for the reconstruction."""
+def _recorded_sweep(c: np.ndarray, cp: _Compiled, mode: int) -> tuple:
+    """Every layer of a sweep (states, values, layer offsets), for the reconstruction."""
     size = 1 << 14
     while True:
         keys, vals = np.empty((size, 3), np.int64), np.empty(size, np.int64)
         at = np.zeros(len(_STEPS) + 2, np.int64)
-        _, overflow = K._sweep(c, cp.wildk, cp.vals, cp.prm, *cp.tables(), _NO_DISCARD, K.COST,
+        _, overflow = K._sweep(c, cp.wildk, cp.vals, cp.prm, *cp.tables(), _NO_DISCARD, mode,
                                _TABLES[0], _SCRATCH, keys, vals, at)
         if not overflow:
             return keys, vals, at
@@ -445,20 +445,25 @@ def _minus(counts: np.ndarray, k: int) -> np.ndarray:
 # --------------------------------------------------------------------------- reconstruction
 
 
-def min_deadwood(counts: np.ndarray, rules: MeldRules) -> Arrangement:
+def min_deadwood(counts: np.ndarray, rules: MeldRules, complete: bool = False) -> Arrangement:
     """The arrangement behind :func:`deadwood`: melds with the required lives that leave the
     least penalty, or no melds and the whole hand when no arrangement has the lives.
 
     Re-runs the sweep keeping every layer, then walks back from the best final state, so a
-    person (or a test) can check the count meld by meld."""
+    person (or a test) can check the count meld by meld. ``complete=True`` is for a hand known
+    to meld completely (a valid show): the sweep then leaves no card unmelded, several times
+    faster; such a hand that does not meld raises ValueError."""
     c, loose, cp, wilds = _split(counts, rules)
     loose_cards = (JOKER,) * loose
     everything = Arrangement(hand_value(counts, rules), (), tuple(_cards_of(counts)))
-    if not K.life_possible(c, cp.wildk, cp.prm):
+    if not K.life_possible(c, cp.wildk, cp.prm) and not complete:
         return everything
+    mode = K.FEAS if complete else K.COST
     nxt, resok = K._prepare(c, wilds, cp.wildk, cp.prm)
-    best, final, moves = K.backtrack(*_recorded_sweep(c, cp), c, cp.wildk, cp.vals, nxt, resok,
-                                     cp.prm, *cp.tables(), cp.allwild)
+    best, final, moves = K.backtrack(*_recorded_sweep(c, cp, mode), c, cp.wildk, cp.vals, nxt,
+                                     resok, cp.prm, *cp.tables(), cp.allwild, mode)
+    if best < 0 and complete:
+        raise ValueError("complete=True: this hand cannot be melded completely")
     if best < 0:
         return everything
     if moves[:, 0].min() < 0:

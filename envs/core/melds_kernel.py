@@ -750,16 +750,18 @@ def solve(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_lives
 
 @jit
 def backtrack(rec_keys, rec_vals, rec_at, cnt, wildk, vals, nxt, resok, prm, opt_start,
-              opt_dead, opt_w, opt_room, opt_lives, opt_cost, allwild):
-    """Walk a recorded COST sweep (:func:`_sweep`) back from its best final state. Returns the
-    best cost (-1: no arrangement has the lives), that state's misc word, and per sub-step the
-    move taken and the misc word it led to (-1 moves: the path was lost, a bug)."""
+              opt_dead, opt_w, opt_room, opt_lives, opt_cost, allwild, mode):
+    """Walk a recorded COST or FEAS sweep (:func:`_sweep`) back from its best final state.
+    Returns the best cost (0 for FEAS; -1: no arrangement), that state's misc word, and per
+    sub-step the move taken and the misc word it led to (-1 moves: the path was lost, a bug)."""
     n_steps = len(rec_at) - 2
     moves = np.full((n_steps, 2), -1, np.int64)
     best = -1
     t0 = t1 = t2 = tv = np.int64(0)
     for j in range(rec_at[n_steps], rec_at[n_steps + 1]):
-        f = _final(rec_keys[j, 2], rec_vals[j], prm, allwild, False, COST)
+        f = _final(rec_keys[j, 2], rec_vals[j], prm, allwild, False, mode)
+        if mode == FEAS:
+            f = 0 if f > 0 else -1
         if f >= 0 and (best < 0 or f < best):
             best = f
             t0, t1, t2, tv = rec_keys[j, 0], rec_keys[j, 1], rec_keys[j, 2], rec_vals[j]
@@ -776,10 +778,10 @@ def backtrack(rec_keys, rec_vals, rec_at, cnt, wildk, vals, nxt, resok, prm, opt
             k0, k1, k2, v = rec_keys[j, 0], rec_keys[j, 1], rec_keys[j, 2], rec_vals[j]
             if sub < 4:
                 m = _suit_step(dummy, k0, k1, k2, v, p, sub, cnt, wildk, vals, nxt, resok, prm,
-                               no_discard, COST, True, t0, t1, t2, tv, scr)
+                               no_discard, mode, True, t0, t1, t2, tv, scr)
             else:
                 m = _group_step(dummy, k0, k1, k2, v, p, prm, opt_start, opt_dead, opt_w,
-                                opt_room, opt_lives, opt_cost, no_discard, COST, True, t0, t1,
+                                opt_room, opt_lives, opt_cost, no_discard, mode, True, t0, t1,
                                 t2, tv, resok)
             if m >= 0:
                 moves[i, 0] = m

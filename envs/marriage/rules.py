@@ -270,7 +270,7 @@ class MarriageGame(Game):
         the player out of the round with a fixed penalty."""
         hand = s.hands[p]
         if self.config.invalid_show == "forbid" or self.scorer(s).can_show(hand):
-            self._end_round(s, p)  # under "forbid" the mask offered only valid shows
+            self._end_round(s, p, shown=True)  # under "forbid" the mask offered only valid shows
             return
         s.dead.append(p)
         s.revealed[p] = hand
@@ -307,8 +307,9 @@ class MarriageGame(Game):
             s.pile_counts[s.pile[0]] = 1
 
     # -- scoring and the session -------------------------------------------------------------
-    def _end_round(self, s: MarriageState, winner: int) -> None:
-        """Charge the round (``winner`` -1: void) and either end the episode or deal again."""
+    def _end_round(self, s: MarriageState, winner: int, shown: bool = False) -> None:
+        """Charge the round (``winner`` -1: void; ``shown``: the winner showed, rather than
+        outlasting invalid shows) and either end the episode or deal again."""
         cfg = self.config
         n = self.num_players
         scorer = self.scorer(s)
@@ -321,7 +322,7 @@ class MarriageGame(Game):
                 players[q] = {"hand": hand, "invalid_show": q in s.fixed_penalty,
                               "penalty": int(penalties[q])}
                 continue
-            report = scorer.report(s.hands[q])
+            report = scorer.report(s.hands[q], shown=shown and q == winner)
             penalties[q] = 0 if q == winner else report["penalty"]
             report["penalty"] = int(penalties[q])
             players[q] = report

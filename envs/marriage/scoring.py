@@ -90,11 +90,12 @@ class Scorer:
         """Value of every card in ``hand`` (what a loser without the required lives pays)."""
         return melds.hand_value(hand, self.rules)
 
-    def report(self, hand: np.ndarray) -> dict:
+    def report(self, hand: np.ndarray, shown: bool = False) -> dict:
         """A loser's penalty and the arrangement behind it, JSON-ready: the minimum deadwood
         over arrangements holding the required lives (else the whole hand), less
-        ``tunnela_bonus`` per tunnela melded in that arrangement."""
-        best = melds.min_deadwood(hand, self.rules)
+        ``tunnela_bonus`` per tunnela melded in that arrangement. ``shown``: the hand of a
+        valid show, which melds completely (found faster)."""
+        best = melds.min_deadwood(hand, self.rules, complete=shown)
         tunnelas = sum(
             len(m.cards) == 3 and len(set(m.cards)) == 1 and not any(m.as_wild)
             for m in best.melds

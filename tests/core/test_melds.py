@@ -165,6 +165,14 @@ def test_masks() -> None:
     assert discards("5S 5S 6S 6S 7S 7S 7S", plain) == {kind(6, 0)}
 
 
+def test_complete_arrangement_of_a_hand_that_does_not_meld_raises() -> None:
+    rules = marriage(wild_rank=EIGHT)
+    h = hand("3H 4H 5H 9C")
+    assert min_deadwood(h, rules).deadwood == (parse_cards("9C")[0],)
+    with pytest.raises(ValueError, match="cannot be melded completely"):
+        min_deadwood(h, rules, complete=True)
+
+
 def test_no_life_counts_the_whole_hand() -> None:
     rules = marriage()
     text = "2S 3S 4S 5S QH QD QC KH KD"
@@ -265,8 +273,15 @@ def test_cross_check_against_reference(chunk: int) -> None:
         h21 = h22.copy()
         h21[rng.choice(np.flatnonzero(h22))] -= 1
         where = f"hand {i} {np.flatnonzero(h22).tolist()} {rules}"
-        assert (show_discards(h22, rules) == ref_show_discards(h22, rules)).all(), where
+        mask = show_discards(h22, rules)
+        assert (mask == ref_show_discards(h22, rules)).all(), where
         assert can_meld_all(h21, rules) == ref_can_meld_all(h21, rules), where
+        if mask.any():  # the shown hand's arrangement, found by the faster complete sweep
+            shown = h22.copy()
+            shown[np.flatnonzero(mask)[0]] -= 1
+            arrangement = min_deadwood(shown, rules, complete=True)
+            assert arrangement.penalty == 0 and not arrangement.deadwood, where
+            check_arrangement(shown, rules, arrangement)
         if near or i % 4 == 0:  # the reference deadwood is the slow part
             assert deadwood(h21, rules) == ref_deadwood(h21, rules), where
         if i % 25 == 0:
