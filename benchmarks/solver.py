@@ -18,8 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from envs.core import melds_kernel
 from envs.core.cards import JOKER, NUM_KINDS, kind, shoe, shuffled
+from envs.core.jit import HAVE_NUMBA
 from envs.core.melds import MeldRules, card_values, deadwood, show_discards, wild_mask
 
 
@@ -85,7 +85,7 @@ def run(hands: int, seed: int) -> dict:
         for counts, _ in sets["near_show"][:3] + sets["random_play"][:3]:
             show_discards(counts, marriage_rules(w))
             deadwood(counts, marriage_rules(w))
-    results: dict = {"numba": melds_kernel.HAVE_NUMBA, "hands": hands, "seed": seed}
+    results: dict = {"numba": HAVE_NUMBA, "hands": hands, "seed": seed}
     for name, pairs in sets.items():
         show, score = [], []
         wilds = []

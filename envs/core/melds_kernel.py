@@ -1,8 +1,7 @@
 """The rank-sweep dynamic programme behind :mod:`envs.core.melds` (see notes/meld-solver.md).
 
-Written once in the numba-compatible subset of Python: ``numba.njit(cache=True)`` compiles it
-when numba is importable and ``TAAS_NO_NUMBA`` is unset; otherwise the same functions run as
-plain Python (slower, same answers).
+Written once in the numba-compatible subset of Python (:mod:`envs.core.jit`): compiled when
+numba is there, plain Python otherwise.
 
 The sweep visits positions 0..13 (0 = ace low, 13 = ace high) and, at each position, the four
 suits one at a time and then the rank's groups. A state is three int64 words:
@@ -32,9 +31,9 @@ can matter (see ``P_TB_RUNS``/``P_TB_GROUP``).
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
+
+from envs.core.jit import jit, jit_norc
 
 COST = 0  # min deadwood: value = cost so far, merged by min
 MASK = 1  # discard mask: value = bitmask of the discards that reach a state, merged by or
@@ -42,31 +41,6 @@ FEAS = 2  # complete partition: value 1, merged by or
 
 INF_ROOM = 99  # a group with no size cap: room never runs out (the kernel caps room at bal)
 MAX_RUNS = 6
-
-try:
-    if os.environ.get("TAAS_NO_NUMBA", "") not in ("", "0"):
-        raise ImportError("numba disabled by TAAS_NO_NUMBA")
-    import numba
-
-    HAVE_NUMBA = True
-
-    def jit(f):
-        return numba.njit(cache=True)(f)
-
-    def jit_norc(f):
-        """For the functions run per state, which allocate nothing: compiled without numba's
-        reference counting, whose atomic increments on every array argument took two thirds of
-        a sweep's time."""
-        return numba.njit(cache=True, _nrt=False)(f)
-
-except ImportError:
-    HAVE_NUMBA = False
-
-    def jit(f):
-        return f
-
-    jit_norc = jit
-
 
 # Parameter vector layout (ints), built by melds._Compiled.
 P_LIVES = 0

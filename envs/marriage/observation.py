@@ -12,6 +12,7 @@ import numpy as np
 
 from envs.core.cards import NUM_KINDS, NUM_RANKS
 from envs.core.game import Observer, make_layout
+from envs.core.jit import jit_norc
 from envs.marriage.config import MAX_PLAYERS, Config
 from envs.marriage.rules import FACE_UP, PHASES, MarriageState
 
@@ -39,14 +40,50 @@ _BLOCKS = [
 ]
 
 LAYOUT, SIZE = make_layout(_BLOCKS)
-_HAND, _WILD, _PILE = LAYOUT["hand"], LAYOUT["wild"], LAYOUT["discard_pile"]
-_FACE_UP = slice(LAYOUT[FACE_UP[0]].start, LAYOUT[FACE_UP[-1]].stop)
-_WILD_RANK, _INDICATOR, _TOP, _SIZES, _TOTALS, _ACTIVE, _DEALER, _PHASE = (
+# Block offsets as plain ints, which the compiled encoder takes as constants.
+_HAND, _WILD, _WILD_RANK, _INDICATOR, _TOP, _PILE, _FACE_UP = (
     LAYOUT[name].start
-    for name in ("wild_rank", "indicator", "top_discard", "hand_sizes", "totals", "active",
-                 "dealer", "phase")
+    for name in ("hand", "wild", "wild_rank", "indicator", "top_discard", "discard_pile",
+                 FACE_UP[0])
 )
-_SCALARS = slice(LAYOUT["stock_size"].start, LAYOUT["tiebreak"].stop)  # five blocks of one
+_SIZES, _TOTALS, _ACTIVE, _DEALER, _PHASE, _SCALARS = (
+    LAYOUT[name].start
+    for name in ("hand_sizes", "totals", "active", "dealer", "phase", "stock_size")
+)
+_N_SCALARS = LAYOUT["tiebreak"].stop - _SCALARS  # stock_size .. tiebreak, one value each
+
+
+@jit_norc
+def _encode(obs, hands, face_up, wild, pile_counts, totals, in_round, player, dealer, rank,
+            indicator, top, phase, scalars):
+    """Fill a zeroed ``obs``; seats are written from ``player`` on, clockwise."""
+    n = hands.shape[0]
+    for k in range(NUM_KINDS):
+        obs[_HAND + k] = hands[player, k]
+        obs[_WILD + k] = wild[k]
+        obs[_PILE + k] = pile_counts[k]
+    obs[_WILD_RANK + rank] = 1
+    obs[_INDICATOR + indicator] = 1
+    if top >= 0:
+        obs[_TOP + top] = 1
+    for i in range(n):
+        p = (player + i) % n
+        for b in range(face_up.shape[0]):
+            start = _FACE_UP + (b * MAX_PLAYERS + i) * NUM_KINDS
+            for k in range(NUM_KINDS):
+                obs[start + k] = face_up[b, p, k]
+        size = 0
+        for k in range(NUM_KINDS):
+            size += hands[p, k]
+        obs[_SIZES + i] = size
+        obs[_TOTALS + i] = totals[p] / 100.0
+        obs[_ACTIVE + i] = in_round[p]
+        if p == dealer:
+            obs[_DEALER + i] = 1
+    if phase >= 0:
+        obs[_PHASE + phase] = 1
+    for j in range(_N_SCALARS):
+        obs[_SCALARS + j] = scalars[j]
 
 
 class MarriageObserver(Observer):
@@ -70,35 +107,20 @@ class MarriageObserver(Observer):
         self.high[LAYOUT["jokers_redrawn"]] = 1e6  # each redraw is a fresh random insertion
 
     def encode(self, state: MarriageState, player: int) -> np.ndarray:
-        n = self.config.num_players
-        order = self._order[player]
         obs = np.zeros(SIZE, np.float32)
-        obs[_HAND] = state.hands[player]
-        obs[_WILD] = state.wild
-        rank = state.wild_rank if state.wild_rank >= 0 else NUM_RANKS
-        obs[_WILD_RANK + rank] = 1
-        obs[_INDICATOR + state.indicator] = 1
-        if state.pile:
-            obs[_TOP + state.pile[-1]] = 1
-        obs[_PILE] = state.pile_counts
-        # Seats from the observer on: two slice copies of all four face-up records at once.
-        seats = obs[_FACE_UP].reshape(len(FACE_UP), MAX_PLAYERS, NUM_KINDS)
-        seats[:, : n - player] = state.face_up[:, player:]
-        seats[:, n - player : n] = state.face_up[:, :player]
-        obs[_SIZES : _SIZES + n] = state.hands.sum(axis=1)[order]
-        obs[_TOTALS : _TOTALS + n] = state.totals[order] / 100.0
-        for i, p in enumerate(order):
-            obs[_ACTIVE + i] = p in state.active and p not in state.dead
-        obs[_DEALER + (state.dealer - player) % n] = 1
-        if not state.over:
-            obs[_PHASE + state.phase] = 1
-        obs[_SCALARS] = (
+        active, dead = state.active, state.dead
+        in_round = [p in active and p not in dead for p in range(self.config.num_players)]
+        scalars = (
             len(state.stock) / 100.0,
-            state.jokers_redrawn,
+            float(state.jokers_redrawn),
             state.turns / self.config.max_turns_per_round,
             self._rounds_left(state),
-            state.tiebreak,
+            float(state.tiebreak),
         )
+        _encode(obs, state.hands, state.face_up, state.wild, state.pile_counts, state.totals,
+                np.array(in_round), player, state.dealer,
+                state.wild_rank if state.wild_rank >= 0 else NUM_RANKS, state.indicator,
+                state.pile[-1] if state.pile else -1, -1 if state.over else state.phase, scalars)
         return obs
 
     def _rounds_left(self, state: MarriageState) -> float:

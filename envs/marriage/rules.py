@@ -204,14 +204,14 @@ class MarriageGame(Game):
             return mask
         cfg = self.config
         hand = s.hands[s.current]
-        held = np.flatnonzero(hand)
-        mask[A.DISCARD + held] = 1
+        held = hand > 0
+        mask[A.DISCARD : A.SHOW] = held
         if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
             mask[A.DISCARD + s.drawn_discard] = 0
         penalize = cfg.invalid_show == "penalize"
         if cfg.show_requires_discard:
             if penalize:
-                mask[A.SHOW + held] = 1
+                mask[A.SHOW : A.SHOW_ALL] = held
             else:
                 mask[A.SHOW : A.SHOW_ALL] = self.scorer(s).show_discards(hand)
         else:

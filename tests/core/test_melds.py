@@ -17,8 +17,8 @@ from meld_reference import (
     ref_show_discards,
 )
 
-from envs.core import melds_kernel
 from envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, shoe, to_counts
+from envs.core.jit import HAVE_NUMBA
 from envs.core.melds import (
     MeldRules,
     can_meld_all,
@@ -255,7 +255,7 @@ def random_hand(rng: np.random.Generator, size: int, wild_rank: int, near: bool,
 # random hand; TAAS_MELD_CROSS_NEAR=0.6 makes most hands near-complete (about 25 minutes for
 # 5,000 hands; an earlier 60% run passed). Without numba the check is shortened.
 CROSS_CHUNKS = 20
-CROSS_HANDS = 5000 if melds_kernel.HAVE_NUMBA else 200
+CROSS_HANDS = 5000 if HAVE_NUMBA else 200
 CROSS_NEAR = float(os.environ.get("TAAS_MELD_CROSS_NEAR", 0.05))
 
 
