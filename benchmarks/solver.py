@@ -1,12 +1,13 @@
 """Meld-solver benchmark: time per show check (the Marriage discard mask on 22 cards) and per
 deadwood score (21 cards), on random-play hands and on near-show hands.
 
-    python -m benchmarks.solver [--hands N] [--seed S] [--out results/solver.json]
+    python -m benchmarks.solver [--hands N] [--seed S] [--wraparound] [--out results/solver.json]
 
 Random-play hands: a 21-card deal from a 3-deck + 3-joker shoe with a random wild rank, then a
 random number of turns of drawing from the stock and discarding a random card. Near-show
 hands: about 21 cards dealt as runs and groups (a few wilds mixed in) plus one stray card.
-Set TAAS_NO_NUMBA=1 to time the plain-Python kernel.
+Set TAAS_NO_NUMBA=1 to time the plain-Python kernel; ``--wraparound`` times the same hands with
+K-A-2 runs allowed (a sweep per way of making the runs round the corner).
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from envs.core.jit import HAVE_NUMBA
 from envs.core.melds import MeldRules, card_values, deadwood, show_discards, wild_mask
 
 
-def marriage_rules(wild_rank: int) -> MeldRules:
-    return MeldRules(wild=wild_mask(ranks=[wild_rank]), values=card_values(), lives_required=1)
+def marriage_rules(wild_rank: int, wraparound: bool = False) -> MeldRules:
+    return MeldRules(wild=wild_mask(ranks=[wild_rank]), values=card_values(), lives_required=1,
+                     allow_wraparound=wraparound)
 
 
 def random_play_hand(rng: np.random.Generator) -> tuple[np.ndarray, int]:
@@ -77,20 +79,20 @@ def time_us(fn: Callable, counts: np.ndarray, rules: MeldRules) -> float:
     return (time.perf_counter() - start) * 1e6
 
 
-def run(hands: int, seed: int) -> dict:
+def run(hands: int, seed: int, wraparound: bool = False) -> dict:
     rng = np.random.default_rng(seed)
     sets = {"random_play": [random_play_hand(rng) for _ in range(hands)],
             "near_show": [near_show_hand(rng) for _ in range(hands)]}
     for w in range(13):  # compile (or load) the kernel and the rule tables outside the timing
         for counts, _ in sets["near_show"][:3] + sets["random_play"][:3]:
-            show_discards(counts, marriage_rules(w))
-            deadwood(counts, marriage_rules(w))
-    results: dict = {"numba": HAVE_NUMBA, "hands": hands, "seed": seed}
+            show_discards(counts, marriage_rules(w, wraparound))
+            deadwood(counts, marriage_rules(w, wraparound))
+    results: dict = {"numba": HAVE_NUMBA, "hands": hands, "seed": seed, "wraparound": wraparound}
     for name, pairs in sets.items():
         show, score = [], []
         wilds = []
         for counts, wild_rank in pairs:
-            rules = marriage_rules(wild_rank)
+            rules = marriage_rules(wild_rank, wraparound)
             show.append(time_us(show_discards, counts, rules))
             less = counts.copy()
             less[rng.choice(np.flatnonzero(counts))] -= 1
@@ -109,10 +111,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per set")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--wraparound", action="store_true", help="allow K-A-2 runs")
     parser.add_argument("--out", help="write the results as JSON here")
     args = parser.parse_args()
-    results = run(args.hands, args.seed)
-    print(f"meld solver, numba={'on' if results['numba'] else 'off'}, {args.hands} hands per set")
+    results = run(args.hands, args.seed, args.wraparound)
+    print(f"meld solver, numba={'on' if results['numba'] else 'off'}, {args.hands} hands per set"
+          + (", wrap-around runs" if args.wraparound else ""))
     print(f"{'set / call':32} {'median us':>10} {'p99 us':>10} {'mean us':>10} {'max us':>10}")
     for key, row in results.items():
         if isinstance(row, dict):

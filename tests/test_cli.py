@@ -56,6 +56,18 @@ def test_score_marriage_json(capsys):
     assert json.loads(capsys.readouterr().out)["penalty"] == 162 - 27
 
 
+def test_score_marriage_with_wraparound(capsys):
+    # K-A-2 of spades is the only life: a run only under allow_wraparound
+    hand = "KS AS 2S KD KD KD 6C 6D 8H 2C JK 4C QH QH QS 9C 9D 9H 5D 5H 5C"
+    argv = ["score", "marriage", "--indicator", "7D", "--hand", hand, "--json"]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["can_show"] is False
+    assert main([*argv, "--rule", "allow_wraparound=True"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["can_show"] is True and out["penalty"] == 0
+    assert [m["cards"] for m in out["melds"] if m["life"]] == [["KS", "AS", "2S"]]
+
+
 def test_score_romme_json(capsys):
     # spec R6: never opened, 36 in hand: 36 + 25 = 61, capped at half the target (100 / 2)
     argv = ["score", "romme", "--hand", "KS QD 9C 7H", "--json"]

@@ -8,6 +8,10 @@ algorithm in notes/meld-solver.md). The opening value (a max-plus objective over
 with joker limits) is :mod:`envs.core.opening`.
 
 Positions: a run lies on positions 0..13 of one suit, 0 = ace low, 1..12 = 2..K, 13 = ace high.
+With ``allow_wraparound`` a run may also go round the corner (K-A-2): it goes on past 13 with
+the 2 at 14, the 3 at 15 and so on (at most 13 cards, so no rank twice). The sweep itself is
+linear; runs through the corner are set aside first, one case per way the hand can make them
+(:func:`_corner_cases`), and the rest of each case is swept.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from itertools import product
 from typing import NamedTuple
 
 import numpy as np
@@ -69,7 +74,9 @@ class MeldRules:
     max_group_size: int | None = None
     """Cap on a group's size including its wilds (None: no cap in "any", 4 in "distinct")."""
     allow_wraparound: bool = False
-    """K-A-2 runs. Not supported yet: every solver raises NotImplementedError."""
+    """Runs go round the corner: K-A-2 and Q-K-A-2-3 are runs (at most 13 cards, no rank
+    twice). Exact in every solver here, but slower than linear runs (a sweep per way of
+    making the corner runs)."""
     wild_in_natural_place_is_pure: bool = False
     """A wild-rank card standing for itself keeps a run pure (Indian-rummy convention)."""
     allow_all_wild_melds: bool = False
@@ -120,7 +127,9 @@ class Meld:
     """Per card: acting as a wild (False for a wild-rank card standing for itself)."""
     first: int
     """A run's first position (0 = ace low .. 13 = ace high); a group's rank (-1 for a group
-    made only of wilds, when the rules allow one)."""
+    made only of wilds, when the rules allow one). A run round the corner (``allow_wraparound``)
+    has ``first + len(cards) > 14``: its positions go on past 13 (14 = 2, 15 = 3, ...), card i
+    being of rank ``(first + i) % 13``."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +157,7 @@ class _Compiled:
     opt_lives: np.ndarray
     opt_cost: np.ndarray
     allwild: np.ndarray
+    wrap: bool  # runs round the corner: corner cases (see _corner_cases)
     compositions: tuple  # per option: ((suit counts, wilds, is_life), ...) for reconstruction
 
     def tables(self) -> tuple:
@@ -282,10 +292,10 @@ def _allwild_table(rules: MeldRules) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def _compile(rules: MeldRules) -> _Compiled:
-    if rules.allow_wraparound or rules.wild_limit != "none" or not rules.wilds_may_touch:
+    if rules.wild_limit != "none" or not rules.wilds_may_touch:
         raise NotImplementedError(
-            "the partition solver supports neither allow_wraparound nor wild_limit or "
-            "wilds_may_touch=False (best_opening supports the last two)"
+            "the partition solver supports neither wild_limit nor wilds_may_touch=False "
+            "(envs.core.opening supports both)"
         )
     starts = [0]
     dead, ws, rooms, lives, costs, comps = [], [], [], [], [], []
@@ -301,7 +311,9 @@ def _compile(rules: MeldRules) -> _Compiled:
                 comps.append(o[5])
             starts.append(len(ws))
     cap = rules.group_cap()
-    pad1 = not (rules.allow_groups and (cap is None or cap >= 3))
+    # A one-card run padded with two wilds can absorb 10 more; a group of that card and two
+    # wilds does the same job only if it can absorb as many (no cap, or a cap of 13 or more).
+    pad1 = not (rules.allow_groups and (cap is None or cap >= 13))
     prm = np.zeros(K.N_PRM, np.int64)
     prm[K.P_LIVES] = rules.lives_required
     prm[K.P_PURE_VARIANT] = rules.wild_in_natural_place_is_pure
@@ -311,10 +323,14 @@ def _compile(rules: MeldRules) -> _Compiled:
     prm[K.P_PAD1] = pad1
     prm[K.P_GROUPS] = rules.allow_groups
     prm[K.P_TUNNELA_LIFE] = rules.tunnela_counts_as_life
-    prm[K.P_TB_RUNS] = rules.wild_in_natural_place_is_pure or not rules.allow_groups
+    # A wild-rank card standing for itself need not start a run when a group of its rank can
+    # take the run's place: groups allowed and as roomy as a run (no cap, or 13 or more).
+    prm[K.P_TB_RUNS] = (rules.wild_in_natural_place_is_pure or not rules.allow_groups
+                        or (cap is not None and cap < 13))
     one_group = rules.group_mode == "any" and cap is None  # one group holds any number of wilds
     tunnela_life = rules.tunnela_counts_as_life and rules.wild_in_natural_place_is_pure
     prm[K.P_TB_GROUP] = 1 if one_group and not tunnela_life else 12
+    prm[K.P_WRAP] = rules.allow_runs and rules.allow_wraparound
     return _Compiled(
         wildk=np.array(rules.wild[:52], np.int64),
         wild53=np.array(rules.wild, bool),
@@ -327,6 +343,7 @@ def _compile(rules: MeldRules) -> _Compiled:
         opt_lives=np.array(lives, np.int64),
         opt_cost=np.array(costs, np.int64),
         allwild=_allwild_table(rules),
+        wrap=bool(prm[K.P_WRAP]),
         compositions=tuple(comps),
     )
 
@@ -371,9 +388,11 @@ def _grow() -> None:
     _TABLES[0] = K.tables(log2)
 
 
-def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray = _NO_DISCARD) -> int:
+def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray = _NO_DISCARD,
+           prm: np.ndarray | None = None) -> int:
+    prm = cp.prm if prm is None else prm
     while True:
-        answer, overflow = K.solve(c, cp.wildk, cp.vals, cp.prm, *cp.tables(), cp.allwild,
+        answer, overflow = K.solve(c, cp.wildk, cp.vals, prm, *cp.tables(), cp.allwild,
                                    allowed, mode, _TABLES[0], _SCRATCH,
                                    *K.NO_RECORD)
         if not overflow:
@@ -381,13 +400,13 @@ def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray = _NO_DI
         _grow()
 
 
-def _recorded_sweep(c: np.ndarray, cp: _Compiled, mode: int) -> tuple:
+def _recorded_sweep(c: np.ndarray, cp: _Compiled, mode: int, prm: np.ndarray) -> tuple:
     """Every layer of a sweep (states, values, layer offsets), for the reconstruction."""
     size = 1 << 14
     while True:
         keys, vals = np.empty((size, 3), np.int64), np.empty(size, np.int64)
         at = np.zeros(len(_STEPS) + 2, np.int64)
-        _, overflow = K._sweep(c, cp.wildk, cp.vals, cp.prm, *cp.tables(), _NO_DISCARD, mode,
+        _, overflow = K._sweep(c, cp.wildk, cp.vals, prm, *cp.tables(), _NO_DISCARD, mode,
                                _TABLES[0], _SCRATCH, keys, vals, at)
         if not overflow:
             return keys, vals, at
@@ -400,10 +419,10 @@ def _recorded_sweep(c: np.ndarray, cp: _Compiled, mode: int) -> tuple:
 def deadwood(counts: np.ndarray, rules: MeldRules) -> int:
     """Minimum penalty left unmelded over arrangements with the required lives; the whole
     hand's value when no arrangement has them. The fast score (no arrangement built)."""
-    c, loose, cp, _ = _split(counts, rules)
+    c, loose, cp, wilds = _split(counts, rules)
     if not K.life_possible(c, cp.wildk, cp.prm):
         return hand_value(counts, rules)
-    cost = _solve(c, cp, K.COST)
+    cost = _wrap_cheapest(c, rules, cp, wilds)[1] if cp.wrap else _solve(c, cp, K.COST)
     if cost < 0:
         return hand_value(counts, rules)
     return cost + loose * rules.values[JOKER]
@@ -416,6 +435,8 @@ def can_meld_all(counts: np.ndarray, rules: MeldRules) -> bool:
         return False
     if K.wild_shares(c, cp.wildk, cp.prm, wilds)[1] > wilds * K.SHARE_UNIT:
         return False
+    if cp.wrap:
+        return _wrap_feasible(c, rules, cp, wilds) is not None
     return _solve(c, cp, K.FEAS) > 0
 
 
@@ -423,7 +444,8 @@ def show_discards(counts: np.ndarray, rules: MeldRules) -> np.ndarray:
     """For a hand one card over: which kinds can be discarded so that the rest can be melded
     completely with the required lives (53 bools, set only for kinds held), found in one sweep
     with a discard token (a state's future does not depend on which card was left out, so
-    states merge)."""
+    states merge). With ``allow_wraparound``, one such sweep per corner case, OR-ed: the
+    discard is never in a corner run, so it is left out of the rest of some case."""
     c, loose, cp, wilds = _split(counts, rules)
     mask = np.zeros(NUM_KINDS, bool)
     if loose:
@@ -433,13 +455,166 @@ def show_discards(counts: np.ndarray, rules: MeldRules) -> np.ndarray:
     allowed = K.discard_candidates(c, cp.wildk, cp.wild53, cp.prm, wilds)
     if not allowed.any():
         return mask
-    return K.mask_of(_solve(c, cp, K.MASK, allowed))
+    if not cp.wrap:
+        return K.mask_of(_solve(c, cp, K.MASK, allowed))
+    bits = 0
+    for case in _corner_cases(c, rules, cp, wilds):
+        here = allowed & K.discard_candidates(case.rest, cp.wildk, cp.wild53, case.prm,
+                                              case.bal)
+        here &= ~K.mask_of(bits)  # bits already found need no second proof
+        if here.any():
+            bits |= _solve(case.rest, cp, K.MASK, here, case.prm)
+    return K.mask_of(bits)
 
 
 def _minus(counts: np.ndarray, k: int) -> np.ndarray:
     c = np.array(counts, dtype=np.int64)
     c[k] -= 1
     return c
+
+
+# --------------------------------------------------------------------------- runs round the corner
+#
+# With allow_wraparound, every arrangement can be rewritten, without changing which cards are
+# melded, the lives or the room for spare wilds, so that each run through the corner (holding
+# the K, A and 2 positions, 12..14) is "short": both its end cards stand for themselves (not
+# wilds), with at most two positions left of the K and right of the 2 together (3 to 5 cards:
+# K-A-2, Q-K-A-2, K-A-2-3, J-Q-K-A-2, Q-K-A-2-3, K-A-2-3-4). Each rewriting step:
+# * a wild at an end beyond the K or the 2 becomes a spare wild absorbed by the same, shorter
+#   run (its room grows by one, so the room left is unchanged);
+# * three or more positions left of the K (or right of the 2), with a card standing for itself
+#   at that end, split off as a linear run; if the corner part then holds only wilds, they are
+#   absorbed by that linear run instead (the whole run was at most 13 cards);
+# * a 6- or 7-card corner run with natural ends splits into two linear runs of 3+ cards, each
+#   holding one of those ends (J-Q-K | A-2-3, Q-K-A | 2-3-4, J-Q-K | A-2-3-4);
+# * a run whose cards standing for themselves all lie on one side of the corner (positions
+#   <= 13, or >= 13) is a linear run with its wilds placed on that side.
+# Pieces of a pure run are pure (so a life stays one or more lives), and pieces offer at least
+# the run's room. A run made only of wilds is an all-wild meld, which the sweep covers. So a
+# case is a multiset of short corner runs (per suit, each a life or not), its cards removed;
+# the sweep of the rest starts with their wilds spent, their room available and the lives
+# quota reduced by the lives among them.
+
+
+class _Case(NamedTuple):
+    rest: np.ndarray  # the counts left to the sweep
+    prm: np.ndarray  # the sweep's parameters for the rest (linear, quota and wilds reduced)
+    bal: int  # wild cards left to the rest as wilds
+    melds: tuple  # the corner runs: (cards with None for a wild, first position, is_life)
+
+
+_CORNER_SPANS = [(lo, hi) for lo in (10, 11, 12) for hi in (14, 15, 16) if hi - lo <= 4]
+
+
+def _corner_types(c: np.ndarray, rules: MeldRules, s: int, wilds: int) -> list:
+    """Every short corner run of suit ``s`` the hand can hold: (natural kinds, wilds, pure,
+    cards in run order with None for a wild, first position)."""
+    out = []
+    for lo, hi in _CORNER_SPANS:
+        inner = list(range(lo + 1, hi))
+        for fill in product((False, True), repeat=len(inner)):
+            if sum(fill) > wilds:
+                continue
+            wild_at = dict(zip(inner, fill, strict=True))
+            cards = [None if wild_at.get(q, False) else kind(q % 13, s)
+                     for q in range(lo, hi + 1)]
+            naturals = [k for k in cards if k is not None]
+            if any(c[k] < 1 for k in naturals):
+                continue
+            pure = all(k is not None and (not rules.wild[k] or rules.wild_in_natural_place_is_pure)
+                       for k in cards)
+            out.append((tuple(naturals), sum(fill), pure, tuple(cards), lo))
+    return out
+
+
+def _suit_corners(c: np.ndarray, rules: MeldRules, s: int, wilds: int) -> dict:
+    """Every multiset of short corner runs of suit ``s`` the hand can hold, up to dominance:
+    (natural kinds used, wild cards spent, lives) -> (room, runs)."""
+    quota = rules.lives_required
+    states: dict = {((), 0, 0): (0, ())}
+    for naturals, w, pure, cards, lo in _corner_types(c, rules, s, wilds):
+        room_each = 13 - len(cards)
+        spend = w + sum(1 for k in naturals if rules.wild[k])
+        frontier = states
+        while frontier:  # one more copy of this run at each round
+            grown: dict = {}
+            for (used, spent, lives), (room, runs) in frontier.items():
+                used2 = tuple(sorted(used + naturals))
+                if spent + spend > wilds or any(used2.count(k) > c[k] for k in naturals):
+                    continue
+                options = [(lives, room + room_each, False)]
+                if pure and lives < quota:
+                    options.append((lives + 1, room, True))
+                for lives2, room2, life in options:
+                    key = (used2, spent + spend, lives2)
+                    if key not in grown or grown[key][0] < room2:
+                        grown[key] = (room2, (*runs, (cards, lo, life)))
+            for key, value in grown.items():
+                if key not in states or states[key][0] < value[0]:
+                    states[key] = value
+            frontier = grown
+    return states
+
+
+def _corner_cases(c: np.ndarray, rules: MeldRules, cp: _Compiled, wilds: int) -> list[_Case]:
+    """Every way (up to dominance: same cards and wilds spent, same lives, no more room) to
+    set aside short corner runs, the empty way first."""
+    quota = rules.lives_required
+    combos: dict = {((), 0, 0): (0, ())}
+    for s in range(4):
+        options = _suit_corners(c, rules, s, wilds)
+        if len(options) == 1:
+            continue
+        merged: dict = {}
+        for (used, spent, lives), (room, runs) in combos.items():
+            for (used_s, spent_s, lives_s), (room_s, runs_s) in options.items():
+                if spent + spent_s > wilds:
+                    continue
+                key = (used + used_s, spent + spent_s, min(quota, lives + lives_s))
+                room2 = min(room + room_s, wilds - key[1])
+                if key not in merged or merged[key][0] < room2:
+                    merged[key] = (room2, runs + runs_s)
+        combos = merged
+    cases = []
+    for (used, spent, lives), (room, runs) in combos.items():
+        rest = c.copy()
+        for k in used:
+            rest[k] -= 1
+        prm = cp.prm.copy()
+        prm[K.P_WRAP] = 0  # the rest holds no corner run
+        prm[K.P_LIVES] = quota - lives
+        prm[K.P_BAL_USED] = spent - sum(1 for k in used if rules.wild[k])
+        prm[K.P_ROOM0] = room
+        cases.append(_Case(rest, prm, wilds - spent, runs))
+    return cases
+
+
+def _wrap_feasible(c: np.ndarray, rules: MeldRules, cp: _Compiled, wilds: int) -> _Case | None:
+    """The first corner case whose rest melds completely, or None."""
+    for case in _corner_cases(c, rules, cp, wilds):
+        if not K.life_possible(case.rest, cp.wildk, case.prm):
+            continue
+        if K.wild_shares(case.rest, cp.wildk, case.prm, case.bal)[1] > case.bal * K.SHARE_UNIT:
+            continue
+        if _solve(case.rest, cp, K.FEAS, prm=case.prm) > 0:
+            return case
+    return None
+
+
+def _wrap_cheapest(c: np.ndarray, rules: MeldRules, cp: _Compiled,
+                   wilds: int) -> tuple[_Case | None, int]:
+    """The corner case with the least deadwood in its rest, and that deadwood (-1: none has
+    the lives)."""
+    best, low = None, -1
+    for case in _corner_cases(c, rules, cp, wilds):
+        if not K.life_possible(case.rest, cp.wildk, case.prm):
+            continue
+        cost = _solve(case.rest, cp, K.COST, prm=case.prm)
+        if cost >= 0 and (low < 0 or cost < low):
+            best, low = case, cost
+            if cost == 0:
+                break
+    return best, low
 
 
 # --------------------------------------------------------------------------- reconstruction
@@ -452,16 +627,29 @@ def min_deadwood(counts: np.ndarray, rules: MeldRules, complete: bool = False) -
     Re-runs the sweep keeping every layer, then walks back from the best final state, so a
     person (or a test) can check the count meld by meld. ``complete=True`` is for a hand known
     to meld completely (a valid show): the sweep then leaves no card unmelded, several times
-    faster; such a hand that does not meld raises ValueError."""
+    faster; such a hand that does not meld raises ValueError. With ``allow_wraparound`` the
+    best corner case is found first and only its rest is re-run."""
     c, loose, cp, wilds = _split(counts, rules)
     loose_cards = (JOKER,) * loose
     everything = Arrangement(hand_value(counts, rules), (), tuple(_cards_of(counts)))
     if not K.life_possible(c, cp.wildk, cp.prm) and not complete:
         return everything
     mode = K.FEAS if complete else K.COST
-    nxt, resok = K._prepare(c, wilds, cp.wildk, cp.prm)
-    best, final, moves = K.backtrack(*_recorded_sweep(c, cp, mode), c, cp.wildk, cp.vals, nxt,
-                                     resok, cp.prm, *cp.tables(), cp.allwild, mode)
+    case = _Case(c, cp.prm, wilds, ())
+    if cp.wrap:
+        if complete:
+            found = _wrap_feasible(c, rules, cp, wilds)
+        else:
+            found = _wrap_cheapest(c, rules, cp, wilds)[0]
+        if found is None and complete:
+            raise ValueError("complete=True: this hand cannot be melded completely")
+        if found is None:
+            return everything
+        case = found
+    nxt, resok = K._prepare(case.rest, case.bal, cp.wildk, case.prm)
+    best, final, moves = K.backtrack(*_recorded_sweep(case.rest, cp, mode, case.prm), case.rest,
+                                     cp.wildk, cp.vals, nxt, resok, case.prm, *cp.tables(),
+                                     cp.allwild, mode)
     if best < 0 and complete:
         raise ValueError("complete=True: this hand cannot be melded completely")
     if best < 0:
@@ -470,7 +658,7 @@ def min_deadwood(counts: np.ndarray, rules: MeldRules, complete: bool = False) -
         raise AssertionError("meld reconstruction lost its path")
     steps = [(p, sub, int(m), int(misc)) for (p, sub), (m, misc) in zip(_STEPS, moves,
                                                                        strict=True)]
-    arrangement = _replay(c, rules, cp, steps, int(final), loose_cards)
+    arrangement = _replay(c, rules, cp, steps, int(final), loose_cards, case)
     if arrangement.penalty != best + loose * rules.values[JOKER]:
         raise AssertionError("meld reconstruction disagrees with the sweep")
     return arrangement
@@ -491,15 +679,19 @@ class _Run:
 
 
 def _replay(c: np.ndarray, rules: MeldRules, cp: _Compiled, moves: list, final_misc: int,
-            loose_cards: tuple) -> Arrangement:
-    """Turn the sweep's moves into melds, then place spare wilds and name every wild card.
-    Each move is decoded exactly as the kernel encoded it (see ``melds_kernel._suit_step``)."""
+            loose_cards: tuple, case: _Case) -> Arrangement:
+    """Turn the sweep's moves over ``case.rest`` into melds, add the case's corner runs, then
+    place spare wilds and name every wild card (``c``: the whole hand). Each move is decoded
+    exactly as the kernel encoded it (see ``melds_kernel._suit_step``)."""
     runs: list[list[_Run]] = [[], [], [], []]
-    melds: list[list] = []  # [cards, is_run, is_life, first, room]
+    melds: list[list] = [  # [cards, is_run, is_life, first, room]; the corner runs first
+        [list(cards), True, life, first, 0 if life else 13 - len(cards)]
+        for cards, first, life in case.melds
+    ]
     dead: list[int] = []
     reserved = [0, 0, 0, 0]
     cap = rules.group_cap()
-    lives = rules.lives_required
+    lives = int(case.prm[K.P_LIVES])
     scr = np.zeros((K.R_OPTS, K.MAX_RUNS), np.int64)
 
     def close(run: _Run, life: bool) -> None:
@@ -515,6 +707,8 @@ def _replay(c: np.ndarray, rules: MeldRules, cp: _Compiled, moves: list, final_m
             for used, w, life in cp.compositions[m]:
                 cards = [kind(p, s) for s in range(4) for _ in range(used[s])]
                 room = K.INF_ROOM if cap is None else cap - len(cards) - w
+                if rules.group_mode == "distinct" and 3 in used:
+                    room = 0  # a tunnela takes no wild in "distinct" mode (_group_shapes)
                 melds.append([cards + [None] * w, False, bool(life), p, 0 if life else room])
             dead += [kind(p, s) for s in range(4) for _ in range(int(cp.opt_dead[m][s]))]
             continue
@@ -587,8 +781,8 @@ def _finish(c: np.ndarray, rules: MeldRules, melds: list, dead: list, final_misc
         if take <= 0:
             continue
         absorb -= take
-        if meld[1]:
-            after = min(take, 14 - meld[3] - len(meld[0]))
+        if meld[1]:  # a run round the corner (first + length > 14) grows on its right
+            after = take if meld[3] + len(meld[0]) > 14 else min(take, 14 - meld[3] - len(meld[0]))
             meld[0] = [None] * (take - after) + meld[0] + [None] * after
             meld[3] -= take - after
         else:

@@ -53,7 +53,11 @@ P_GROUPS = 6
 P_TUNNELA_LIFE = 7
 P_TB_RUNS = 8  # a wild-rank card standing for itself may start a run (else it never needs to)
 P_TB_GROUP = 9  # most wild-rank cards standing for themselves in one rank's groups
-N_PRM = 10
+P_WRAP = 10  # K-A-2 runs allowed: the prefilters' run windows go round the corner (the sweep
+# itself never builds a run through the corner; envs.core.melds sets corner runs aside first)
+P_BAL_USED = 11  # wild cards already used by melds set aside before the sweep
+P_ROOM0 = 12  # room for spare wilds in melds set aside before the sweep
+N_PRM = 13
 
 
 # --------------------------------------------------------------------------- state tables
@@ -611,7 +615,8 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
     table overflowed (the answer is then void). With ``rec_at`` non-empty, every layer is also
     copied into ``rec_keys``/``rec_vals``, layer i at ``rec_at[i]:rec_at[i + 1]`` (for the
     reconstruction; too small arrays count as an overflow)."""
-    bal = _wilds(cnt, wildk, prm)
+    bal = _wilds(cnt, wildk, prm) - prm[P_BAL_USED]
+    room0 = min(prm[P_ROOM0], bal)
     nxt, resok = _prepare(cnt, bal, wildk, prm)
     cur, out, idx, tmp = tbs
     for tb in tbs:
@@ -619,7 +624,7 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
         tb[3][1] = 0
     z = np.zeros(4, np.int64)
     d0 = 0 if mode == MASK else 1
-    _put(cur, 0, 0, _misc(bal, 0, 0, d0, z, z), 0 if mode == COST else 1, mode)
+    _put(cur, 0, 0, _misc(bal, room0, 0, d0, z, z), 0 if mode == COST else 1, mode)
     scr, sig_ws, res_ws = ws
     layer = 0
     record = len(rec_at) > 0
@@ -770,8 +775,8 @@ def backtrack(rec_keys, rec_vals, rec_at, cnt, wildk, vals, nxt, resok, prm, opt
 
 @jit
 def life_possible(cnt, wildk, prm):
-    """Cheap exact filter: a life needs three consecutive pure cards of one suit, or a tunnela
-    when tunnelas count as lives."""
+    """Cheap exact filter: a life needs three consecutive pure cards of one suit (K-A-2
+    included under ``P_WRAP``), or a tunnela when tunnelas count as lives."""
     if prm[P_LIVES] == 0:
         return True
     pure_variant = prm[P_PURE_VARIANT]
@@ -781,9 +786,10 @@ def life_possible(cnt, wildk, prm):
                 return True
     if not prm[P_RUNS]:
         return False
+    end = 15 if prm[P_WRAP] else 14  # position 14: the 2 after the ace, round the corner
     for s in range(4):
         run = 0
-        for p in range(14):
+        for p in range(end):
             k = s * 13 + (p % 13)
             if cnt[k] > 0 and (not wildk[k] or pure_variant):
                 run += 1
@@ -807,7 +813,9 @@ def wild_shares(cnt, wildk, prm, wilds):
     of that rank; a run window of its suit between two natural positions, padded to 3 cards,
     needing at most ``wilds`` wilds). Wild-rank cards count as wilds here, which only loosens
     the bound. Removing cards only raises shares, so the hand less card k needs at least
-    ``total - share[k]``. Runs are capped at 13 cards, as in the sweep."""
+    ``total - share[k]``. Runs are capped at 13 cards, as in the sweep; under ``P_WRAP`` the
+    windows run over two laps of the suit (positions 0..25), so every run round the corner is
+    one of them."""
     share = np.zeros(53, np.int64)
     for k in range(52):
         if cnt[k] == 0 or wildk[k]:
@@ -821,10 +829,11 @@ def wild_shares(cnt, wildk, prm, wilds):
         if prm[P_GROUPS]:
             share[k] = SHARE_UNIT * max(0, 3 - same) // same
     if prm[P_RUNS]:
-        pos = np.zeros(14, np.int64)
+        end = 26 if prm[P_WRAP] else 14
+        pos = np.zeros(26, np.int64)
         for s in range(4):
             n_pos = 0
-            for q in range(14):
+            for q in range(end):
                 k = s * 13 + (q % 13)
                 if cnt[k] > 0 and not wildk[k]:
                     pos[n_pos] = q

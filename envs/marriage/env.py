@@ -29,9 +29,9 @@ printed_jokers                      None (=decks) 0
 hand_size                           None          21 (3 decks); 13 (default), 16 (2 decks)
 wild_scope                          "rank"        "rank_and_suit" (next rank, same suit only)
 printed_joker_indicator             "redraw"      "aces_wild", "printed_only"
-allow_wraparound                    False         True (K-A-2 is a sequence; not yet
-                                                  supported by the shared solver: raises
-                                                  NotImplementedError)
+allow_wraparound                    False         True (K-A-2 and Q-K-A-2-3 are sequences,
+                                                  at most 13 cards; the exact solver is
+                                                  slower with it, see README)
 wild_in_natural_place_is_pure       False         True (7H 8H 9H with 8s wild is a life)
 tunnela_counts_as_life              False         True
 allow_all_wild_melds                False         True (Jk Jk Jk is a meld)
@@ -93,7 +93,10 @@ Illegal actions: the raw env raises ``ValueError`` naming the action, the player
 actions; ``env()`` applies PettingZoo's convention (the episode ends, the offender gets -1).
 
 Version History
-- v0: initial release.
+- v0: initial release. Later fixes within v0: ``allow_wraparound=True`` works (it raised
+  NotImplementedError); with ``max_group_size`` set, a lone card with two wilds may form a
+  run (J-Q-K from a J) rather than only a capped group, so some hands that were wrongly refused
+  a show or scored too high are now right.
 """
 
 from __future__ import annotations

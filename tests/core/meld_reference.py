@@ -5,6 +5,7 @@ Method: first decide, for every wild-rank card, whether it stands for itself or 
 takes the lowest remaining natural card and tries every way to use it: left unmelded, or in
 any group of its rank, or any run through it, each listing every card explicitly (extra wilds
 included, so spare wilds are simply melded somewhere). Lives are counted as melds are made.
+With ``allow_wraparound`` a run is any arc of the 13 ranks taken as a circle (K-A-2 included).
 It shares no code with the solver.
 """
 
@@ -105,6 +106,9 @@ def _runs_of(rules: MeldRules, x: int, suit_counts: tuple) -> list:
 def _gen_runs(rules: MeldRules, suit_counts: tuple, x: int):
     if not rules.allow_runs:
         return
+    if rules.allow_wraparound:
+        yield from arc_runs(rules, suit_counts, x, wrap=True)
+        return
     s, r = divmod(x, 13)
     nat = {kind(q, s): suit_counts[q] for q in range(13)}
     for px in ((0, 13) if r == 0 else (r,)):
@@ -123,6 +127,34 @@ def _gen_runs(rules: MeldRules, suit_counts: tuple, x: int):
             wilds = length - len(qs)
             pure = wilds == 0 and all(_pure_card(rules, k) for k in used)
             yield used, wilds, 13 - length, pure
+
+
+def arc_runs(rules: MeldRules, suit_counts: tuple, x: int, wrap: bool):
+    """Runs through natural x as arcs of the rank circle: positions lo..hi (lo 0..12, at most
+    13 positions, position q holding rank q % 13, so no rank twice), both ends held, each
+    inside position held or a wild. Without ``wrap`` only arcs ending by the ace high (hi <=
+    13), which are the linear runs (tests compare this with ``_gen_runs``)."""
+    s, r = divmod(x, 13)
+    seen = set()
+    for lo in range(13):
+        for hi in range(lo, lo + 13):
+            if not wrap and hi > 13:
+                break
+            at_x = [q for q in range(lo, hi + 1) if q % 13 == r]
+            if not at_x or suit_counts[lo % 13] == 0 or suit_counts[hi % 13] == 0:
+                continue
+            inside = [q for q in range(lo + 1, hi) if q != at_x[0] and suit_counts[q % 13] > 0]
+            for pick in product((False, True), repeat=len(inside)):
+                qs = {lo, hi, at_x[0]} | {q for q, take in zip(inside, pick, strict=True) if take}
+                used = {kind(q % 13, s): 1 for q in qs}
+                length = max(3, hi - lo + 1)
+                key = (tuple(sorted(used)), length)
+                if key in seen:
+                    continue
+                seen.add(key)
+                wilds = length - len(used)
+                pure = wilds == 0 and all(_pure_card(rules, k) for k in used)
+                yield used, wilds, 13 - length, pure
 
 
 def _solver(rules: MeldRules, need_all: bool):
@@ -231,8 +263,8 @@ def check_arrangement(counts: np.ndarray, rules: MeldRules, arr: Arrangement) ->
         assert naturals or rules.allow_all_wild_melds, f"no anchor in {m}"
         pure = not any(m.as_wild) and all(_pure_card(rules, k) for k in m.cards)
         if m.is_run:
-            assert rules.allow_runs and len(m.cards) <= 13 and m.first >= 0
-            assert m.first + len(m.cards) - 1 <= 13, m
+            assert rules.allow_runs and len(m.cards) <= 13 and 0 <= m.first <= 13
+            assert m.first + len(m.cards) - 1 <= 13 or rules.allow_wraparound, m
             suits = {k // 13 for k in naturals}
             assert len(suits) <= 1, m
             for i, (k, w) in enumerate(zip(m.cards, m.as_wild, strict=True)):

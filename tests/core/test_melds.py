@@ -190,6 +190,28 @@ def test_distinct_mode_may_prefer_more_wilds() -> None:
     assert deadwood(hand(text), rules) == ref_deadwood(hand(text), rules)
 
 
+def test_capped_groups_leave_a_lone_card_to_a_padded_run() -> None:
+    """With a group cap, a card with two wilds as a group absorbs at most cap - 3 more wilds,
+    as a padded run (J-Q-K) ten: the sweep must offer the run, also to a wild-rank card
+    standing for itself (both found by the wrap cross-check)."""
+    for text, kw in [("JH JH JH JC JK JK JK JK", {"group_mode": "distinct"}),
+                     ("JC JK JK JK JK", {"max_group_size": 4})]:
+        rules = marriage(wild_rank=None, lives=0, **kw)
+        assert can_meld_all(hand(text), rules) and ref_can_meld_all(hand(text), rules)
+        check_arrangement(hand(text), rules, min_deadwood(hand(text), rules, complete=True))
+    # 2s wild: the five wilds fit only as a run anchored by a 2S standing for itself
+    # (Jk 2S Jk 2S 2S: A-2-3-4-5), as a group of 2s they would need room for five
+    text, rules = "2S 2S 2S 10S JS QS JK JK", marriage(wild_rank=1, max_group_size=4)
+    assert can_meld_all(hand(text), rules) and ref_can_meld_all(hand(text), rules)
+    check_arrangement(hand(text), rules, min_deadwood(hand(text), rules, complete=True))
+
+
+def test_a_tunnela_takes_no_spare_wild_in_distinct_mode() -> None:
+    rules = marriage(wild_rank=None, lives=0, group_mode="distinct")
+    h = hand("2D 2D 2D 5H 6H 7H JK")
+    check_arrangement(h, rules, min_deadwood(h, rules))
+
+
 def test_six_plus_wilds() -> None:
     rules = marriage()
     text = "7H 7H 7S 7S 9H 9S 8S 8H 8D 8C JK JK 3C 4C 5C 10D 10D 2H 2H KS AS"
@@ -204,7 +226,7 @@ def test_six_plus_wilds() -> None:
 
 def test_unsupported_rules_raise() -> None:
     with pytest.raises(NotImplementedError):
-        can_meld_all(hand("KS AS 2S"), marriage(allow_wraparound=True))
+        can_meld_all(hand("KS AS 2S"), marriage(wild_limit="one_per_meld"))
     with pytest.raises(ValueError, match="group_mode"):
         MeldRules(group_mode="pairs")
 

@@ -62,6 +62,12 @@ def test_conformance(flags):
     check_game(MarriageGame(config), MarriageObserver(config), seeds=range(2))
 
 
+def test_conformance_with_wraparound():
+    """K-A-2 runs (solver cases round the corner) in every mask and score of seeded games."""
+    config = Config(allow_wraparound=True, max_turns_per_round=120)
+    check_game(MarriageGame(config), MarriageObserver(config), seeds=range(3))
+
+
 def hidden_redeal(s, seat: int, rng: np.random.Generator):
     """A clone that differs only in what ``seat`` cannot see: the other live hands and the stock
     are dealt anew (same sizes) from their union."""

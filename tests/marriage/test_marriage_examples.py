@@ -97,6 +97,8 @@ def test_m7_wild_rank_card_counts_twenty():
         ("7H 8H 9H", {}, True),
         ("5S 5S", {}, False),
         ("KS AS 2S", {}, False),
+        ("KS AS 2S", {"allow_wraparound": True}, True),
+        ("KS JK 2S", {"allow_wraparound": True}, True),
     ],
 )
 def test_m8_meld_validity_next_to_a_life(cards, flags, valid):
@@ -110,12 +112,8 @@ def test_m8_meld_validity_next_to_a_life(cards, flags, valid):
         ("QS KS AS", {}, True),
         ("AS 2S 3S", {}, True),
         ("KS AS 2S", {}, False),
-        pytest.param(
-            "KS AS 2S", {"allow_wraparound": True}, True,
-            marks=pytest.mark.xfail(
-                raises=NotImplementedError, strict=True, reason="the solver has no wrap-around"
-            ),
-        ),
+        ("KS AS 2S", {"allow_wraparound": True}, True),
+        ("QS KS AS 2S 3S", {"allow_wraparound": True}, True),
         ("KD KD KD", {}, False),
         ("KD KD KD", {"tunnela_counts_as_life": True}, True),
         ("7H 8H 9H", {}, False),

@@ -346,3 +346,21 @@ def test_hand_sizes_between_turns(seed, players):
         assert (s.set_aside % 2 == 0).all()
         assert np.array_equal(s.pile_counts, np.bincount(s.pile, minlength=NUM_KINDS))
         game.apply_action(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
+
+
+WRAP_SHOW = "KS AS 2S  KD KD KD  6C 6D 8H  2C JK 4C  QH QH QS  9C 9D 9H  5D 5H 5C"  # life: K-A-2
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_flag_allow_wraparound_makes_k_a_2_a_life(wrap):
+    game, s = scripted({0: WRAP_SHOW, 1: M5, 2: M4, 3: M9}, stock="2D 7C", pile="5S",
+                       allow_wraparound=wrap)
+    act(game, s, "draw")
+    assert ("show 7C" in legal(game, s)) is wrap
+    if not wrap:
+        return
+    act(game, s, "show 7C")
+    result = game.info(s, 0)["rounds"][-1]
+    assert result["winner"] == 0 and result["penalties"] == [0, 53, 162, 159]
+    lives = [m["cards"] for m in result["players"][0]["melds"] if m["life"]]
+    assert lives == [["KS", "AS", "2S"]]
