@@ -188,6 +188,17 @@ class OpeningSearch:
                     ok[shape] = False
         return ok
 
+    def _need(self, shape: int, held: int, jokers: int) -> int:
+        """Jokers ``shape`` needs from a hand holding ``held`` and ``jokers`` jokers; -1 when it
+        cannot be laid (too few jokers, over the limit, or jokers side by side)."""
+        missing = self.bits[shape] & ~held
+        need = missing.bit_count()
+        if need > jokers or need > self.max_jokers[shape]:
+            return -1
+        if self.neighbours is not None and need > 1 and self._touching(shape, missing):
+            return -1
+        return need
+
     def _touching(self, shape: int, missing: int) -> bool:
         return any(missing & pair == pair for pair in self._neighbours[shape])
 
@@ -335,23 +346,28 @@ class _Search:
         that often reaches the goal when the hand can open, so the search is not needed."""
         held, twice, jokers = hand
         value, line = 0, []
-        bits_of, values, max_jokers = self.bits, self.values, self.max_jokers
-        strict = self.neighbours is not None
         for shape in ordered:
-            bits = bits_of[shape]
-            missing = bits & ~held
-            need = missing.bit_count()
-            if need > jokers or need > max_jokers[shape]:
+            need = self._need(shape, held, jokers)
+            if need < 0:
                 continue
-            if strict and need > 1 and self._touching(shape, missing):
-                continue
-            laid = bits & held
+            laid = self.bits[shape] & held
             held, twice, jokers = held ^ (laid & ~twice), twice & ~laid, jokers - need
-            value += values[shape]
+            value += self.values[shape]
             line.append((shape, laid))
             if value >= self.goal:
                 break
         return value, line
+
+    def _need(self, shape: int, held: int, jokers: int) -> int:
+        """Jokers ``shape`` needs from a hand holding ``held`` and ``jokers`` jokers; -1 when it
+        cannot be laid (too few jokers, over the limit, or jokers side by side)."""
+        missing = self.bits[shape] & ~held
+        need = missing.bit_count()
+        if need > jokers or need > self.max_jokers[shape]:
+            return -1
+        if self.neighbours is not None and need > 1 and self._touching(shape, missing):
+            return -1
+        return need
 
     def _touching(self, shape: int, missing: int) -> bool:
         return any(missing & pair == pair for pair in self.neighbours[shape])
@@ -368,13 +384,11 @@ class _Search:
             goal, max_jokers, strict = self.goal, self.max_jokers, self.neighbours is not None
             bits_of, values = self.bits, self.values
             for shape in self.by_kind[low]:
+                need = self._need(shape, held, jokers)
+                if need < 0:
+                    continue
                 bits = bits_of[shape]
                 missing = bits & ~held
-                need = missing.bit_count()
-                if need > jokers or need > max_jokers[shape]:
-                    continue
-                if strict and need > 1 and self._touching(shape, missing):
-                    continue
                 laid = bits & held
                 gain = values[shape]
                 rest = (held ^ (laid & ~twice), twice & ~laid, jokers - need)
