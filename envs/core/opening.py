@@ -188,17 +188,6 @@ class OpeningSearch:
                     ok[shape] = False
         return ok
 
-    def _need(self, shape: int, held: int, jokers: int) -> int:
-        """Jokers ``shape`` needs from a hand holding ``held`` and ``jokers`` jokers; -1 when it
-        cannot be laid (too few jokers, over the limit, or jokers side by side)."""
-        missing = self.bits[shape] & ~held
-        need = missing.bit_count()
-        if need > jokers or need > self.max_jokers[shape]:
-            return -1
-        if self.neighbours is not None and need > 1 and self._touching(shape, missing):
-            return -1
-        return need
-
     def _touching(self, shape: int, missing: int) -> bool:
         return any(missing & pair == pair for pair in self._neighbours[shape])
 
@@ -316,6 +305,7 @@ class _Search:
         self.values = catalogue._values
         self.max_jokers = catalogue._max_wilds
         self.neighbours = catalogue._neighbours
+        self._touching = catalogue._touching
         self.spare = catalogue._spare_values  # value of the jokers left at the end, by number
         self.spare_lines = catalogue._spare_lines
         self.goal = goal
@@ -368,9 +358,6 @@ class _Search:
         if self.neighbours is not None and need > 1 and self._touching(shape, missing):
             return -1
         return need
-
-    def _touching(self, shape: int, missing: int) -> bool:
-        return any(missing & pair == pair for pair in self.neighbours[shape])
 
     def best(self, held: int, twice: int, jokers: int) -> int:
         key = (held, twice, jokers)
