@@ -17,6 +17,7 @@ from meld_reference import (
     ref_show_discards,
 )
 
+from envs.core import melds, melds_kernel
 from envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, shoe, to_counts
 from envs.core.jit import HAVE_NUMBA
 from envs.core.melds import (
@@ -222,6 +223,23 @@ def test_six_plus_wilds() -> None:
     h22 = h.copy()
     h22[kind(5, 3)] += 1
     assert (show_discards(h22, rules) == ref_show_discards(h22, rules)).all()
+
+
+def test_tables_too_small_for_a_layer_grow_and_the_answer_stands(monkeypatch) -> None:
+    """The sweep abandons a solve whose state table overflows and retries with bigger ones;
+    the answers must be those of the reference, from tables of 4 slots upwards."""
+    rules = marriage()
+    h = hand("7H 7H 7S 7S 9H 9S 8S 8H 8D 8C JK JK 3C 4C 5C 10D 10D 2H 2H KS AS")
+    h22 = h.copy()
+    h22[kind(5, 3)] += 1
+    for check in (
+        lambda: deadwood(h, rules) == ref_deadwood(h, rules),
+        lambda: (show_discards(h22, rules) == ref_show_discards(h22, rules)).all(),
+        lambda: min_deadwood(h, rules).penalty == ref_deadwood(h, rules),
+    ):
+        monkeypatch.setattr(melds, "_TABLES", [melds_kernel.tables(2)])
+        assert check()
+        assert len(melds._TABLES[0][0][1]) > 4  # it did grow
 
 
 def test_unsupported_rules_raise() -> None:
