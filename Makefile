@@ -21,7 +21,7 @@ test: $(BIN)/python
 
 bench: $(BIN)/python
 	$(PIP) install -q -e ".[peers]"
-	$(BIN)/python -m benchmarks.speed --out results/speed.json
+	$(BIN)/python -m taas.benchmarks.speed --out results/speed.json
 
 lint: $(BIN)/python
 	$(BIN)/ruff check .

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from agents.base import Agent, GameResult, RandomAgent, play_game
+from taas.agents.base import Agent, GameResult, RandomAgent, play_game
 
 __all__ = [
     "Agent",
@@ -23,11 +23,11 @@ __all__ = [
 
 # spec name -> env id ("*" for any env) -> "module:AgentClass", built by AgentClass.build.
 _BUILDERS: dict[str, dict[str, str]] = {
-    "random": {"*": "agents.base:RandomAgent"},
-    "greedy": {"continental_v0": "agents.continental_greedy:GreedyAgent"},
+    "random": {"*": "taas.agents.base:RandomAgent"},
+    "greedy": {"continental_v0": "taas.agents.continental_greedy:GreedyAgent"},
     "heuristic": {
-        "mariage_v0": "agents.mariage_heuristic:MariageHeuristicAgent",
-        "romme_v0": "agents.romme_heuristic:RommeHeuristicAgent",
+        "mariage_v0": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
+        "romme_v0": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
 }
 
@@ -62,10 +62,10 @@ def single_agent_env(
     """A single-agent Gymnasium view of ``env_id`` for training (SB3 ``MaskablePPO``): the
     learner sits at ``seat`` (``None``: a random seat each episode) and ``opponents`` play the
     other seats inside ``step`` — one spec for all of them, a list of specs, or built agents."""
-    import envs
-    from envs.core.single_agent import SingleAgentEnv
+    import taas.envs
+    from taas.envs.core.single_agent import SingleAgentEnv
 
-    raw = envs.make(env_id, wrapped=False, **rules)
+    raw = taas.envs.make(env_id, wrapped=False, **rules)
     n = raw.game.num_players
     if isinstance(opponents, str):
         opponents = [opponents] * (n - 1)

@@ -20,7 +20,7 @@ class Agent(ABC):
 
     @classmethod
     def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> Agent:
-        """Construct from a spec string's parts (see :func:`agents.make`); agents that take an
+        """Construct from a spec string's parts (see :func:`taas.agents.make`); agents that take an
         argument or need the env's rules override this."""
         if arg:
             raise ValueError(f"agent {cls.name!r} takes no argument (got {arg!r})")

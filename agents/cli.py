@@ -12,9 +12,9 @@ import dataclasses
 import json
 import sys
 
-import agents
-import envs
-from envs.core.cards import parse_cards
+import taas.agents
+import taas.envs
+from taas.envs.core.cards import parse_cards
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _envs(args: argparse.Namespace) -> int:
-    for env_id in envs.available_envs():
-        config = envs.env_module(env_id).Config
+    for env_id in taas.envs.available_envs():
+        config = taas.envs.env_module(env_id).Config
         print(env_id)
         for f in dataclasses.fields(config):
             print(f"    {f.name} = {f.default!r}")
@@ -97,15 +97,15 @@ def parse_rule(text: str) -> tuple[str, object]:
 def _play(args: argparse.Namespace) -> int:
     specs = args.agents.split(",")
     rules = dict(parse_rule(r) for r in args.rule)
-    fields = {f.name for f in dataclasses.fields(envs.env_module(args.env_id).Config)}
+    fields = {f.name for f in dataclasses.fields(taas.envs.env_module(args.env_id).Config)}
     if "num_players" in fields:
         rules.setdefault("num_players", len(specs))
     series = "num_rounds" in fields and "episode" in fields
     if series:
         rules.update(episode="match", num_rounds=args.rounds)
-    env = envs.make(args.env_id, render_mode="ansi" if args.render else None, **rules)
+    env = taas.envs.make(args.env_id, render_mode="ansi" if args.render else None, **rules)
     seats = [
-        agents.make(
+        taas.agents.make(
             spec,
             args.env_id,
             seed=None if args.seed is None else args.seed * 1000 + i,
@@ -114,7 +114,7 @@ def _play(args: argparse.Namespace) -> int:
         for i, spec in enumerate(specs)
     ]
     if series:
-        result = agents.play_game(env, seats, seed=args.seed, render=args.render)
+        result = taas.agents.play_game(env, seats, seed=args.seed, render=args.render)
         info = result.infos["player_0"]
         table = [r["penalties"] for r in info["rounds"]]
         _print_series("penalty points per round (lowest total wins)", specs, table)
@@ -124,7 +124,7 @@ def _play(args: argparse.Namespace) -> int:
     table = []
     for e in range(args.rounds):
         seed = None if args.seed is None else args.seed + e
-        table.append(agents.play_game(env, seats, seed=seed, render=args.render).returns)
+        table.append(taas.agents.play_game(env, seats, seed=seed, render=args.render).returns)
     _print_series("rewards per episode", specs, table)
     return 0
 
@@ -149,12 +149,12 @@ def _score(args: argparse.Namespace) -> int:
     cards = parse_cards(args.hand)
     rules = dict(parse_rule(r) for r in args.rule)
     if args.game == "continental":
-        from envs.continental.rules import score_hand
+        from taas.envs.continental.rules import score_hand
 
         named = {"hand_size": args.hand_size, "min_naturals_per_group": args.min_naturals}
         result = score_hand(cards, **rules, **_given(named))
     elif args.game == "marriage":
-        from envs.marriage.scoring import score_hand
+        from taas.envs.marriage.scoring import score_hand
 
         named = {
             "lives_required": args.lives_required,
@@ -163,7 +163,7 @@ def _score(args: argparse.Namespace) -> int:
         }
         result = score_hand(cards, args.indicator, **rules, **_given(named))
     else:
-        from envs.romme.scoring import score_hand
+        from taas.envs.romme.scoring import score_hand
 
         result = score_hand(cards, args.never_opened, args.players, **rules)
     if args.json:

@@ -7,12 +7,11 @@ baseline that clearly beats random play, not a strong player.
 from __future__ import annotations
 
 import numpy as np
-
-from agents.base import Agent
-from envs.continental import actions as A
-from envs.continental.observation import LAYOUT
-from envs.continental.rules import CARD_VALUES
-from envs.core.cards import JOKER, NUM_RANKS
+from taas.agents.base import Agent
+from taas.envs.continental import actions as A
+from taas.envs.continental.observation import LAYOUT
+from taas.envs.continental.rules import CARD_VALUES
+from taas.envs.core.cards import JOKER, NUM_RANKS
 
 _RANK_OF = np.arange(JOKER) % NUM_RANKS
 

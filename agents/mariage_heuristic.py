@@ -1,6 +1,6 @@
 """A rule-based Mariage player: the standard Sixty-Six strategy of the spec's tips.
 
-It reads only the observation (through :data:`envs.mariage.observation.LAYOUT`), so it sees
+It reads only the observation (through :data:`taas.envs.mariage.observation.LAYOUT`), so it sees
 exactly what a careful player sees. Priorities: claim as soon as the score reaches 66; take the
 trump 7 exchange; declare marriages (trumps first); close the talon when the sure tricks in hand
 carry the score to 66; lead low while the talon is open and keep trumps, aces, tens and marriage
@@ -11,9 +11,8 @@ trumps with the top trump and cash masters.
 from __future__ import annotations
 
 import numpy as np
-
-from agents.base import Agent
-from envs.mariage.actions import (
+from taas.agents.base import Agent
+from taas.envs.mariage.actions import (
     ACE,
     CLAIM,
     CLOSE,
@@ -29,7 +28,7 @@ from envs.mariage.actions import (
     TEN,
     card,
 )
-from envs.mariage.observation import LAYOUT
+from taas.envs.mariage.observation import LAYOUT
 
 WIN = 66
 _ALL = (1 << NUM_CARDS) - 1

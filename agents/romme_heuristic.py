@@ -8,14 +8,13 @@ a strong player: it never holds back melds, and it does not track what opponents
 from __future__ import annotations
 
 import numpy as np
-
-from agents.base import Agent
-from envs.core.cards import JOKER, NUM_RANKS
-from envs.core.opening import opening_search
-from envs.romme import actions as A
-from envs.romme.config import Config
-from envs.romme.observation import LAYOUT
-from envs.romme.rules import HAND_VALUES
+from taas.agents.base import Agent
+from taas.envs.core.cards import JOKER, NUM_RANKS
+from taas.envs.core.opening import opening_search
+from taas.envs.romme import actions as A
+from taas.envs.romme.config import Config
+from taas.envs.romme.observation import LAYOUT
+from taas.envs.romme.rules import HAND_VALUES
 
 _RANK = np.arange(JOKER) % NUM_RANKS
 _SUIT = np.arange(JOKER) // NUM_RANKS

@@ -1,7 +1,8 @@
 """Meld-solver benchmark: time per show check (the Marriage discard mask on 22 cards) and per
 deadwood score (21 cards), on random-play hands and on near-show hands.
 
-    python -m benchmarks.solver [--hands N] [--seed S] [--wraparound] [--out results/solver.json]
+    python -m taas.benchmarks.solver [--hands N] [--seed S] [--wraparound]
+        [--out results/solver.json]
 
 Random-play hands: a 21-card deal from a 3-deck + 3-joker shoe with a random wild rank, then a
 random number of turns of drawing from the stock and discarding a random card. Near-show
@@ -18,10 +19,9 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-
-from envs.core.cards import JOKER, NUM_KINDS, kind, shoe, shuffled
-from envs.core.jit import HAVE_NUMBA
-from envs.core.melds import MeldRules, card_values, deadwood, show_discards, wild_mask
+from taas.envs.core.cards import JOKER, NUM_KINDS, kind, shoe, shuffled
+from taas.envs.core.jit import HAVE_NUMBA
+from taas.envs.core.melds import MeldRules, card_values, deadwood, show_discards, wild_mask
 
 
 def marriage_rules(wild_rank: int, wraparound: bool = False) -> MeldRules:

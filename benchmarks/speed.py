@@ -17,7 +17,7 @@ Runners
 Peers need the ``peers`` extra (``pip install -e ".[peers]"``); without it only Taas rows
 are printed.
 
-    python -m benchmarks.speed --out results/speed.json
+    python -m taas.benchmarks.speed --out results/speed.json
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
-
-import envs
+import taas.envs
 
 # (env id, rules) measured by default; an env not yet registered is skipped.
 CASES = [
@@ -46,7 +45,7 @@ Runner = Iterator[int]  # yields after each finished episode the decision steps 
 
 
 def taas_aec(env_id: str, rules: dict, seed: int) -> Runner:
-    env = envs.make(env_id, **rules)
+    env = taas.envs.make(env_id, **rules)
     rng = np.random.default_rng(seed)
     episode = 0
     while True:
@@ -65,7 +64,7 @@ def taas_aec(env_id: str, rules: dict, seed: int) -> Runner:
 
 
 def taas_engine(env_id: str, rules: dict, seed: int) -> Runner:
-    game = envs.make(env_id, **rules).unwrapped.game
+    game = taas.envs.make(env_id, **rules).unwrapped.game
     rng = np.random.default_rng(seed)
     while True:
         state = game.new_state(rng)
@@ -164,7 +163,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     wanted = set(args.envs.split(","))
     runners: dict[str, Callable[[], Runner]] = {}
-    cases = [(e, r) for e, r in CASES if e in wanted and e in envs.available_envs()]
+    cases = [(e, r) for e, r in CASES if e in wanted and e in taas.envs.available_envs()]
     for env_id, rules in cases:
         label = env_id + "".join(f" {k}={v}" for k, v in rules.items() if k != "num_players")
         label += f" {rules['num_players']}p" if "num_players" in rules else ""

@@ -4,9 +4,9 @@ Every deal seed is played once with the agent in each seat (the opponents in the
 every seat gets the same cards and the luck of the deal cancels out. A game is a win when the
 agent's return is strictly higher than every other seat's.
 
-    python -m benchmarks.strength mariage_v0 --agent heuristic --deals 2000 \\
+    python -m taas.benchmarks.strength mariage_v0 --agent heuristic --deals 2000 \\
         --rule allow_false_claims=false
-    python -m benchmarks.strength romme_v0 --agent heuristic --deals 400 --rule num_players=2
+    python -m taas.benchmarks.strength romme_v0 --agent heuristic --deals 400 --rule num_players=2
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ import json
 import math
 from dataclasses import asdict, dataclass
 
+import taas.agents
+import taas.envs
+from taas.agents.cli import parse_rule
 from tqdm import tqdm
-
-import agents
-import envs
-from agents.cli import parse_rule
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -61,15 +60,17 @@ def duplicate_games(
     **rules,
 ) -> Tally:
     """Play ``deals`` deal seeds, each once with ``agent`` in every seat."""
-    env = envs.make(env_id, wrapped=False, **rules)
+    env = taas.envs.make(env_id, wrapped=False, **rules)
     n = len(env.possible_agents)
     wins = games = 0
     total = 0.0
     for d in tqdm(range(seed, seed + deals), disable=not progress, unit="deal"):
         for seat in range(n):
-            seats = [agents.make(opponent, env_id, seed=d * n + i, config=rules) for i in range(n)]
-            seats[seat] = agents.make(agent, env_id, seed=d, config=rules)
-            returns = agents.play_game(env, seats, seed=d).returns
+            seats = [
+                taas.agents.make(opponent, env_id, seed=d * n + i, config=rules) for i in range(n)
+            ]
+            seats[seat] = taas.agents.make(agent, env_id, seed=d, config=rules)
+            returns = taas.agents.play_game(env, seats, seed=d).returns
             wins += all(returns[seat] > r for i, r in enumerate(returns) if i != seat)
             total += returns[seat]
             games += 1

@@ -11,10 +11,10 @@ import importlib
 from types import ModuleType
 
 _MODULES = {
-    "continental_v0": "envs.continental.env",
-    "mariage_v0": "envs.mariage.env",
-    "marriage_v0": "envs.marriage.env",
-    "romme_v0": "envs.romme.env",
+    "continental_v0": "taas.envs.continental.env",
+    "mariage_v0": "taas.envs.mariage.env",
+    "marriage_v0": "taas.envs.marriage.env",
+    "romme_v0": "taas.envs.romme.env",
 }
 
 

@@ -3,8 +3,7 @@
 import json
 
 import pytest
-
-from agents.cli import main
+from taas.agents.cli import main
 
 
 def test_envs_lists_ids_and_flags(capsys):

@@ -1,8 +1,7 @@
 """The strength harness: its confidence interval and its duplicate-deal bookkeeping."""
 
 import pytest
-
-from benchmarks.strength import duplicate_games, main, wilson
+from taas.benchmarks.strength import duplicate_games, main, wilson
 
 
 def test_wilson_interval_matches_published_values():

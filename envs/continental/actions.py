@@ -16,7 +16,7 @@ ids                   name      meaning
 
 from __future__ import annotations
 
-from envs.core.cards import NUM_KINDS, card_str
+from taas.envs.core.cards import NUM_KINDS, card_str
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.core.config import check_choice, check_optional_int
+from taas.envs.core.config import check_choice, check_optional_int
 
 GAME = "continental"
 MAX_PLAYERS = 8

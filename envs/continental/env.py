@@ -10,7 +10,7 @@ stock runs out the discard pile except its top card is shuffled into a new stock
 one round per player; the lowest total wins, and a tie for lowest is settled by one more round
 among the tied players only.
 
-Flags (``envs.make("continental_v0", **flags)``):
+Flags (``taas.envs.make("continental_v0", **flags)``):
 
 ==================================  ============  ==========================================
 flag                                default       alternatives
@@ -31,18 +31,18 @@ reward                              "points"      "zero_sum", "win"
 max_turns_per_round                 1000          safety limit: the round ends truncated
 ==================================  ============  ==========================================
 
-Where the seed is silent the engine decides as documented in :mod:`envs.continental.rules`
+Where the seed is silent the engine decides as documented in :mod:`taas.envs.continental.rules`
 (re-discarding a card taken from the pile is forbidden for either identical copy; buyers are
 asked clockwise from the seat after the next player, only while the stock holds more than the
 two penalty cards; tie-break penalties add to the totals and the tie-break winner wins).
 
-Actions: ``Discrete(111)``, static ids (:mod:`envs.continental.actions`): 0 draw, 1 take the
+Actions: ``Discrete(111)``, static ids (:mod:`taas.envs.continental.actions`): 0 draw, 1 take the
 discard, 2–54 discard kind, 55–107 go out discarding kind, 108 go out with no discard, 109 buy,
 110 pass. Card kinds are ``suit * 13 + rank`` (suits S H D C, rank A=0..K=12) and 52 = joker.
 
 Observation: ``{"observation": float32[1045], "action_mask": int8[111]}``; the named blocks are
-in :data:`envs.continental.observation.LAYOUT`: own hand, top discard, discard pile, then one
-block per seat (ego-centric, padded to 8; parts named by :data:`envs.continental.rules.SEAT`:
+in :data:`taas.envs.continental.observation.LAYOUT`: own hand, top discard, discard pile, then one
+block per seat (ego-centric, padded to 8; parts named by :data:`taas.envs.continental.rules.SEAT`:
 the cards it discarded and took from the pile this round, hand size, series total, plays this
 round, dealt), then phase, stock size, rounds left and the tie-break flag.
 
@@ -61,10 +61,10 @@ Version History
 
 from __future__ import annotations
 
-from envs.continental.config import Config
-from envs.continental.observation import ContinentalObserver
-from envs.continental.rules import ContinentalGame
-from envs.core.aec import env_factories
+from taas.envs.continental.config import Config
+from taas.envs.continental.observation import ContinentalObserver
+from taas.envs.continental.rules import ContinentalGame
+from taas.envs.core.aec import env_factories
 
 __all__ = ["Config", "env", "raw_env"]
 

@@ -10,11 +10,10 @@ remembered per seat.
 from __future__ import annotations
 
 import numpy as np
-
-from envs.continental.config import MAX_PLAYERS, Config
-from envs.continental.rules import PHASES, SEAT, SEAT_SIZE, ContinentalState
-from envs.core.cards import NUM_KINDS
-from envs.core.game import Observer, make_layout, write_seats
+from taas.envs.continental.config import MAX_PLAYERS, Config
+from taas.envs.continental.rules import PHASES, SEAT, SEAT_SIZE, ContinentalState
+from taas.envs.core.cards import NUM_KINDS
+from taas.envs.core.game import Observer, make_layout, write_seats
 
 _BLOCKS = [
     ("hand", NUM_KINDS),  # my cards, count per kind

@@ -22,10 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from envs.continental import actions as A
-from envs.continental.config import Config
-from envs.core.cards import (
+from taas.envs.continental import actions as A
+from taas.envs.continental.config import Config
+from taas.envs.core.cards import (
     JOKER,
     NUM_KINDS,
     NUM_RANKS,
@@ -37,9 +36,9 @@ from envs.core.cards import (
     shoe,
     shuffled,
 )
-from envs.core.config import build_config
-from envs.core.game import Game, State, make_layout
-from envs.core.series import series_info
+from taas.envs.core.config import build_config
+from taas.envs.core.game import Game, State, make_layout
+from taas.envs.core.series import series_info
 
 DRAW, DISCARD, BUY = 0, 1, 2
 PHASES = ("draw", "discard", "buy")
@@ -187,7 +186,7 @@ class ContinentalState(State):
 
 
 class ContinentalGame(Game):
-    """The engine: :class:`~envs.core.game.Game` over :class:`ContinentalState`."""
+    """The engine: :class:`~taas.envs.core.game.Game` over :class:`ContinentalState`."""
 
     env_id = "continental_v0"
     num_actions = A.NUM_ACTIONS

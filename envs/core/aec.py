@@ -1,4 +1,4 @@
-"""The one PettingZoo AEC adapter: any :class:`~envs.core.game.Game` as an ``AECEnv``.
+"""The one PettingZoo AEC adapter: any :class:`~taas.envs.core.game.Game` as an ``AECEnv``.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``; the mask is
 all zeros for an agent that is not to move. Rewards are the per-step differences of the
@@ -21,9 +21,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
-
-from envs.core.config import build_config
-from envs.core.game import Game, Observer
+from taas.envs.core.config import build_config
+from taas.envs.core.game import Game, Observer
 
 
 class CardGameEnv(AECEnv):

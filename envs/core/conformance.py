@@ -14,8 +14,7 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
-
-from envs.core.game import Game, Observer
+from taas.envs.core.game import Game, Observer
 
 
 def check_game(

@@ -1,7 +1,7 @@
 """The contract between a game's rules engine and everything above it.
 
 An engine is pure Python state plus functions over it (OpenSpiel's game/state split, Pgx's pure
-functions): no gym, no pettingzoo. The one AEC adapter (:mod:`envs.core.aec`), the conformance
+functions): no gym, no pettingzoo. The one AEC adapter (:mod:`taas.envs.core.aec`), the conformance
 checker, agents and benchmarks use only what is declared here, so a new game plugs in by
 subclassing :class:`Game` and :class:`Observer`.
 """

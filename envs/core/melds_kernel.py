@@ -1,6 +1,6 @@
-"""The rank-sweep dynamic programme behind :mod:`envs.core.melds` (see notes/meld-solver.md).
+"""The rank-sweep dynamic programme behind :mod:`taas.envs.core.melds` (see notes/meld-solver.md).
 
-Written once in the numba-compatible subset of Python (:mod:`envs.core.jit`): compiled when
+Written once in the numba-compatible subset of Python (:mod:`taas.envs.core.jit`): compiled when
 numba is there, plain Python otherwise.
 
 The sweep visits positions 0..13 (0 = ace low, 13 = ace high) and, at each position, the four
@@ -32,8 +32,7 @@ can matter (see ``P_TB_RUNS``/``P_TB_GROUP``).
 from __future__ import annotations
 
 import numpy as np
-
-from envs.core.jit import jit, jit_norc
+from taas.envs.core.jit import jit, jit_norc
 
 COST = 0  # min deadwood: value = cost so far, merged by min
 MASK = 1  # discard mask: value = bitmask of the discards that reach a state, merged by or
@@ -54,7 +53,7 @@ P_TUNNELA_LIFE = 7
 P_TB_RUNS = 8  # a wild-rank card standing for itself may start a run (else it never needs to)
 P_TB_GROUP = 9  # most wild-rank cards standing for themselves in one rank's groups
 P_WRAP = 10  # K-A-2 runs allowed: the prefilters' run windows go round the corner (the sweep
-# itself never builds a run through the corner; envs.core.melds sets corner runs aside first)
+# itself never builds a run through the corner; taas.envs.core.melds sets corner runs aside first)
 P_BAL_USED = 11  # wild cards already used by melds set aside before the sweep
 P_ROOM0 = 12  # room for spare wilds in melds set aside before the sweep
 N_PRM = 13

@@ -1,9 +1,10 @@
 """The opening question: the most valuable set of disjoint melds a hand can lay.
 
 Rommé-family games make a player's first melds reach a minimum value, each melded card worth
-the place it takes (ace 1 low / 11 high in German Rommé, :data:`~envs.core.melds.ROMME_MELD_VALUES`)
-and a wild worth the card it stands for. The rules object (:class:`~envs.core.melds.MeldRules`)
-gives a catalogue of meld shapes, each listing exact natural cards (:func:`meld_shapes`); a hand
+the place it takes (ace 1 low / 11 high in German Rommé,
+:data:`~taas.envs.core.melds.ROMME_MELD_VALUES`) and a wild worth the card it stands for. The
+rules object (:class:`~taas.envs.core.melds.MeldRules`) gives a catalogue of meld shapes, each
+listing exact natural cards (:func:`meld_shapes`); a hand
 lays a shape with its own card in every slot it holds and a wild in every other, within the
 wild limits, and the search picks disjoint shapes.
 
@@ -25,9 +26,8 @@ from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
-
-from envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, kind
-from envs.core.melds import ROMME_MELD_VALUES, Meld, MeldRules
+from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, kind
+from taas.envs.core.melds import ROMME_MELD_VALUES, Meld, MeldRules
 
 Shape = tuple[bool, int, int, int, int]
 """(is_run, suit or -1, first position (a run) or rank (a group), length, suits bitmask (a

@@ -12,8 +12,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-
-from envs.core.game import Game, Observer
+from taas.envs.core.game import Game, Observer
 
 
 class SingleAgentEnv(gym.Env):

@@ -1,7 +1,7 @@
 """Mariage's 32-card deck and its fixed flat action layout (one static meaning per id).
 
 Cards have their own ids 0..31, ``suit * 8 + r`` with ``r`` 0..7 = A 10 K Q J 9 8 7 (high to
-low) and suits S H D C as in :mod:`envs.core.cards`; ``KIND[c]`` is the shared card kind.
+low) and suits S H D C as in :mod:`taas.envs.core.cards`; ``KIND[c]`` is the shared card kind.
 
 ==========  ==============  ===========================================================
 ids         name            meaning
@@ -19,7 +19,7 @@ claim in between (the marriage may be what reaches 66).
 
 from __future__ import annotations
 
-from envs.core.cards import card_str, kind, parse_cards
+from taas.envs.core.cards import card_str, kind, parse_cards
 
 NUM_CARDS = 32
 RANK_NAMES = ("A", "10", "K", "Q", "J", "9", "8", "7")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.core.config import check_choice, check_optional_int
+from taas.envs.core.config import check_choice, check_optional_int
 
 GAME = "mariage"
 MATCH_MODES = ("game_points", "raw_points", "three_in_a_row")

@@ -38,12 +38,12 @@ flag                            default          alternatives
 ``max_turns``                   10000            actions per episode before truncation
 ==============================  ===============  ===========================================
 
-Actions (``Discrete(39)``, :mod:`envs.mariage.actions`): 0-31 ``play c`` (card id
+Actions (``Discrete(39)``, :mod:`taas.envs.mariage.actions`): 0-31 ``play c`` (card id
 ``suit * 8 + r``, r = A 10 K Q J 9 8 7, suits S H D C), 32-35 ``marry s`` (declare; the next
 action leads its K or Q, or claims), 36 ``exchange``, 37 ``close``, 38 ``claim``.
 
 Observation (``Box(float32, 260)``, slices named in
-:data:`envs.mariage.observation.LAYOUT`): own hand, face-up indicator, the card led in the
+:data:`taas.envs.mariage.observation.LAYOUT`): own hand, face-up indicator, the card led in the
 current trick, cards played by me and by the opponent, cards the opponent is known to hold,
 the indicator put out of play by a close, trump suit, marriages declared by each, phase,
 my turn, talon closed by me / by the opponent / exhausted, whether I dealt, whether the
@@ -63,10 +63,10 @@ Version History
 
 from __future__ import annotations
 
-from envs.core.aec import env_factories
-from envs.mariage.config import GAME, Config
-from envs.mariage.observation import MariageObserver
-from envs.mariage.rules import MariageGame
+from taas.envs.core.aec import env_factories
+from taas.envs.mariage.config import GAME, Config
+from taas.envs.mariage.observation import MariageObserver
+from taas.envs.mariage.rules import MariageGame
 
 __all__ = ["Config", "env", "raw_env"]
 

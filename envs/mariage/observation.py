@@ -2,7 +2,7 @@
 vector. The only place hidden information (the opponent's unseen cards, the talon order) is
 dropped.
 
-Card blocks are 32 long, indexed by Mariage card id (:mod:`envs.mariage.actions`); "me"/"opp"
+Card blocks are 32 long, indexed by Mariage card id (:mod:`taas.envs.mariage.actions`); "me"/"opp"
 are relative to the observer. Every card that was ever face up is remembered: the indicator
 after a close (``indicator_out``), the cards each player played (the current trick's lead
 included), and the cards the opponent is known to hold (a shown marriage partner, the indicator
@@ -13,10 +13,9 @@ seen, so each player's points are exactly known to both.
 from __future__ import annotations
 
 import numpy as np
-
-from envs.core.game import Observer, make_layout
-from envs.mariage.config import Config
-from envs.mariage.rules import MariageGame, MariageState
+from taas.envs.core.game import Observer, make_layout
+from taas.envs.mariage.config import Config
+from taas.envs.mariage.rules import MariageGame, MariageState
 
 _BINARY = (
     ("hand", 32), ("indicator", 32), ("lead", 32), ("played_me", 32), ("played_opp", 32),

@@ -11,11 +11,10 @@ from dataclasses import asdict
 from enum import IntEnum
 
 import numpy as np
-
-from envs.core.cards import NUM_KINDS
-from envs.core.game import Game, State
-from envs.core.tricks import TrickRules
-from envs.mariage.actions import (
+from taas.envs.core.cards import NUM_KINDS
+from taas.envs.core.game import Game, State
+from taas.envs.core.tricks import TrickRules
+from taas.envs.mariage.actions import (
     CLAIM,
     CLOSE,
     EXCHANGE,
@@ -35,7 +34,7 @@ from envs.mariage.actions import (
     cards_of,
     name,
 )
-from envs.mariage.config import Config
+from taas.envs.mariage.config import Config
 
 WIN_SCORE = 66
 HAND_SIZE = 6
@@ -119,7 +118,7 @@ class MariageGame(Game):
 
     def deal_from_cards(self, hands: Sequence[Sequence[int]], talon: Sequence[int],
                         dealer: int = 0, seed: int = 0, trump: int | None = None) -> MariageState:
-        """A fresh deal with the given cards (ids of :mod:`envs.mariage.actions`): ``talon[0]``
+        """A fresh deal with the given cards (ids of :mod:`taas.envs.mariage.actions`): ``talon[0]``
         is the trump indicator, ``talon[-1]`` the next card drawn. For tests, puzzles and
         search agents that deal the hidden cards themselves; the cards are not checked to make
         up the pack. ``trump`` is needed only when the talon is empty (a late position)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.core.config import check_choice, check_optional_int
+from taas.envs.core.config import check_choice, check_optional_int
 
 GAME = "marriage"
 MAX_PLAYERS = 6

@@ -17,7 +17,7 @@ J Q K 10, ace 10, any unmelded wild card 20. When the stock runs out the discard
 its top card is shuffled into a new stock; if nothing can be drawn any more the round is void.
 A session is 2 × players rounds; the lowest total wins, ties go to an extra round.
 
-Flags (``envs.make("marriage_v0", **flags)``):
+Flags (``taas.envs.make("marriage_v0", **flags)``):
 
 ==================================  ============  ==========================================
 flag                                default       alternatives
@@ -59,20 +59,20 @@ reward                              "points"      "zero_sum", "win"
 max_turns_per_round                 1000          safety limit: the episode ends truncated
 ==================================  ============  ==========================================
 
-Where the spec leaves room the engine decides as documented in :mod:`envs.marriage.rules`
+Where the spec leaves room the engine decides as documented in :mod:`taas.envs.marriage.rules`
 (a redrawn joker indicator goes back below the top card; a show may discard the card just taken
 from the pile; an invalid show still discards, reveals the rest and charges
 max(invalid_show_penalty, their value); void rounds count as played; a ``tunnela_bonus`` counts
 the tunnelas of the minimum-deadwood arrangement; tie-break penalties add to the totals).
 
-Actions: ``Discrete(162)``, static ids (:mod:`envs.marriage.actions`): 0 draw from the stock,
+Actions: ``Discrete(162)``, static ids (:mod:`taas.envs.marriage.actions`): 0 draw from the stock,
 1 take the top discard, 2–54 discard kind, 55–107 show discarding kind, 108 show without a
 discard (``show_requires_discard=False``), 109–161 dublee swap of kind. Card kinds are
 ``suit * 13 + rank`` (suits S H D C, rank A=0..K=12) and 52 = printed joker. Under
 ``invalid_show="forbid"`` a show is in the mask only when it is valid.
 
 Observation: ``{"observation": float32[1582], "action_mask": int8[162]}``; the named blocks
-are in :data:`envs.marriage.observation.LAYOUT`: own hand (counts per kind), wild kinds, wild
+are in :data:`taas.envs.marriage.observation.LAYOUT`: own hand (counts per kind), wild kinds, wild
 rank, indicator, top discard, discard pile, per-seat discards, pick-ups from the pile, dublees
 set aside and hands revealed by invalid shows, hand sizes, totals / 100, seats in the round,
 dealer, phase, stock size / 100, jokers redrawn, turn / max_turns_per_round, rounds left,
@@ -87,7 +87,7 @@ rounds score nothing. ``info`` at the end carries ``winner``, ``totals`` and ``r
 each round the indicator, wild rank, penalties, and every player's hand, best arrangement
 (melds, which count as the required lives, which cards act as wilds), deadwood and penalty, so
 the scoring can be checked by hand.
-:func:`envs.marriage.scoring.score_hand` scores any hand the same way.
+:func:`taas.envs.marriage.scoring.score_hand` scores any hand the same way.
 
 Illegal actions: the raw env raises ``ValueError`` naming the action, the player and the legal
 actions; ``env()`` applies PettingZoo's convention (the episode ends, the offender gets -1).
@@ -101,10 +101,10 @@ Version History
 
 from __future__ import annotations
 
-from envs.core.aec import env_factories
-from envs.marriage.config import GAME, Config
-from envs.marriage.observation import MarriageObserver
-from envs.marriage.rules import MarriageGame
+from taas.envs.core.aec import env_factories
+from taas.envs.marriage.config import GAME, Config
+from taas.envs.marriage.observation import MarriageObserver
+from taas.envs.marriage.rules import MarriageGame
 
 __all__ = ["Config", "env", "raw_env"]
 

@@ -9,12 +9,11 @@ pick-ups from the pile, dublees set aside, hands revealed by an invalid show.
 from __future__ import annotations
 
 import numpy as np
-
-from envs.core.cards import NUM_KINDS, NUM_RANKS
-from envs.core.game import Observer, make_layout
-from envs.core.jit import jit_norc
-from envs.marriage.config import MAX_PLAYERS, Config
-from envs.marriage.rules import FACE_UP, PHASES, MarriageState
+from taas.envs.core.cards import NUM_KINDS, NUM_RANKS
+from taas.envs.core.game import Observer, make_layout
+from taas.envs.core.jit import jit_norc
+from taas.envs.marriage.config import MAX_PLAYERS, Config
+from taas.envs.marriage.rules import FACE_UP, PHASES, MarriageState
 
 _SEATS = MAX_PLAYERS * NUM_KINDS
 _BLOCKS = [

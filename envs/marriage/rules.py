@@ -3,7 +3,7 @@
 Hands are count vectors over card kinds; the stock and the discard pile are lists (top = last)
 because the dublee swap searches the stock from the top and reshuffles need an order. Every
 meld question (may this hand show, which discards show, a loser's minimum deadwood) goes
-through :mod:`envs.marriage.scoring`, which wraps the shared exact solver; the mask caches the
+through :mod:`taas.envs.marriage.scoring`, which wraps the shared exact solver; the mask caches the
 one solve a step needs.
 
 Decisions where the spec leaves room (documented in the env docstring too):
@@ -26,13 +26,12 @@ import copy
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
-from envs.core.game import Game, State
-from envs.core.series import series_info
-from envs.marriage import actions as A
-from envs.marriage.config import Config
-from envs.marriage.scoring import Scorer, wild_cards, wild_rank_str
+from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
+from taas.envs.core.game import Game, State
+from taas.envs.core.series import series_info
+from taas.envs.marriage import actions as A
+from taas.envs.marriage.config import Config
+from taas.envs.marriage.scoring import Scorer, wild_cards, wild_rank_str
 
 DRAW, DISCARD, OVER = 0, 1, 2
 PHASES = ("draw", "discard", "over")
@@ -108,7 +107,7 @@ class MarriageState(State):
 
 
 class MarriageGame(Game):
-    """The engine: :class:`~envs.core.game.Game` over :class:`MarriageState`."""
+    """The engine: :class:`~taas.envs.core.game.Game` over :class:`MarriageState`."""
 
     env_id = "marriage_v0"
     num_actions = A.NUM_ACTIONS

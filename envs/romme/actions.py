@@ -8,7 +8,7 @@ ids                   name            meaning
 2                     abandon         take back the melds of an unfinished opening
 3 .. 55               discard         discard one card of kind ``id - 3`` (turn ends)
 56 .. 108             lay_off         add one card of kind ``id - 56`` (52 = joker) to a
-                                      table meld (target: see :mod:`envs.romme.rules`)
+                                      table meld (target: see :mod:`taas.envs.romme.rules`)
 109 .. 160            exchange        put natural kind ``id - 109`` in place of the table
                                       joker that stands for it and take the joker
 161 .. 468            meld run        run shapes: suit x first position x length, no wrap
@@ -26,10 +26,9 @@ the 2 (position 14), the 3 (15) and so on. A set's joker stands for any suit the
 from __future__ import annotations
 
 import numpy as np
-
-from envs.core import opening
-from envs.core.cards import JOKER, NUM_KINDS, RANKS, SUITS, card_str
-from envs.romme.config import Config
+from taas.envs.core import opening
+from taas.envs.core.cards import JOKER, NUM_KINDS, RANKS, SUITS, card_str
+from taas.envs.romme.config import Config
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1
@@ -40,7 +39,7 @@ EXCHANGE = LAY_OFF + NUM_KINDS
 MELD = EXCHANGE + JOKER
 
 SHAPES = opening.meld_shapes(Config(allow_wraparound=True).meld_rules())
-"""The meld shapes of every variant: the shared catalogue (:mod:`envs.core.opening`) of the
+"""The meld shapes of every variant: the shared catalogue (:mod:`taas.envs.core.opening`) of the
 variant with wrap-around, so shape ids are the opening search's ids. Runs, sets, then the wraps,
 so a variant without wrap-around uses the first 373. Each is (is_run, suit or -1, first
 position or rank, length, suits bitmask for sets)."""

@@ -18,7 +18,7 @@ opened) charges every opponent 200. When the stock runs out the round is blocked
 hand wins. A match ends once a total reaches 100 per opponent; the lowest total wins (a tie for
 lowest plays another round).
 
-Flags (``envs.make("romme_v0", **flags)``):
+Flags (``taas.envs.make("romme_v0", **flags)``):
 
 ==================================  ========================  ==================================
 flag                                default                   alternatives
@@ -58,13 +58,13 @@ max_turns_per_round                 1000                      safety limit: the 
                                                               truncated (no scores)
 ==================================  ========================  ==================================
 
-Engine decisions where the spec is silent are listed in :mod:`envs.romme.rules`; the main ones:
+Engine decisions where the spec is silent are listed in :mod:`taas.envs.romme.rules`; the main ones:
 a lay-off goes to the oldest table meld that takes the card (a run's high end first), an
 exchange takes the joker of the oldest meld where a joker stands for the card; before opening,
 meld shapes are offered only while an opening reaching ``opening_min`` is still possible, and
 the melds laid towards it stay provisional (``abandon`` takes them back) until it is reached.
 
-Actions: ``Discrete(798)``, static ids (:mod:`envs.romme.actions`): 0 draw, 1 take the discard,
+Actions: ``Discrete(798)``, static ids (:mod:`taas.envs.romme.actions`): 0 draw, 1 take the discard,
 2 abandon the unfinished opening, 3–55 discard kind, 56–108 lay off kind (108 = a joker),
 109–160 exchange: put natural kind in place of a table joker, 161–797 meld a shape from the
 fixed catalogue (161–468 runs by suit, first position, length; 469–533 sets by rank and suit
@@ -73,10 +73,10 @@ naturals it holds and a joker for each one it lacks. Card kinds are ``suit * 13 
 (suits S H D C, rank A=0..K=12), 52 = joker.
 
 Observation: ``{"observation": float32[2787], "action_mask": int8[798]}``; blocks in
-:data:`envs.romme.observation.LAYOUT`: own hand, top discard, discard pile, ``seats`` (per
-seat, ego-centric and padded to 6, its public record as :data:`envs.romme.rules.SEAT` names
+:data:`taas.envs.romme.observation.LAYOUT`: own hand, top discard, discard pile, ``seats`` (per
+seat, ego-centric and padded to 6, its public record as :data:`taas.envs.romme.rules.SEAT` names
 it: cards discarded, cards taken from the pile, opened, hand size, total / 100, dealer), the
-table (36 meld slots, :data:`envs.romme.observation.ROW_LAYOUT`: cards by rank, joker
+table (36 meld slots, :data:`taas.envs.romme.observation.ROW_LAYOUT`: cards by rank, joker
 positions, suits, first rank, provisional flag, and the seat that laid it), the card taken from
 the pile this turn, phase, stock size, the pending opening value, whether the mover opened this
 turn, jokers still owed after an exchange, the target.
@@ -98,11 +98,11 @@ Version History
 
 from __future__ import annotations
 
-from envs.core.aec import CardGameEnv, wrap
-from envs.core.config import build_config
-from envs.romme.config import Config
-from envs.romme.observation import RommeObserver
-from envs.romme.rules import RommeGame
+from taas.envs.core.aec import CardGameEnv, wrap
+from taas.envs.core.config import build_config
+from taas.envs.romme.config import Config
+from taas.envs.romme.observation import RommeObserver
+from taas.envs.romme.rules import RommeGame
 
 __all__ = ["Config", "env", "raw_env"]
 

@@ -13,12 +13,11 @@ it (``ROW_LAYOUT``).
 from __future__ import annotations
 
 import numpy as np
-
-from envs.core.cards import NUM_KINDS, NUM_RANKS
-from envs.core.game import Observer, make_layout, write_seats
-from envs.romme.config import MAX_PLAYERS, Config
-from envs.romme.rules import DRAW, MAX_MELDS, PHASES, PLAY, SEAT, SEAT_SIZE, RommeState
-from envs.romme.table import TableMeld
+from taas.envs.core.cards import NUM_KINDS, NUM_RANKS
+from taas.envs.core.game import Observer, make_layout, write_seats
+from taas.envs.romme.config import MAX_PLAYERS, Config
+from taas.envs.romme.rules import DRAW, MAX_MELDS, PHASES, PLAY, SEAT, SEAT_SIZE, RommeState
+from taas.envs.romme.table import TableMeld
 
 ROW_LAYOUT, ROW_SIZE = make_layout(
     [

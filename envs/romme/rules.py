@@ -10,7 +10,7 @@ Decisions the spec leaves to the engine (documented in the env docstring too):
   the high end if it fits there. ``exchange(kind)`` takes the joker of the oldest meld where a
   joker stands for that card.
 - Before opening, meld shapes are offered only while the hand and the melds pending this turn
-  can still reach ``opening_min`` (exact search, :mod:`envs.core.opening`); the pending melds
+  can still reach ``opening_min`` (exact search, :mod:`taas.envs.core.opening`); the pending melds
   lie on the table marked provisional and count once they reach the minimum. ``abandon`` takes
   them back. With ``discard_draw_requires_opening`` the opening also needs the card taken from
   the pile, and the pile may be taken only when such an opening exists.
@@ -32,14 +32,13 @@ import copy
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
-from envs.core.game import Game, State, make_layout
-from envs.core.opening import opening_search
-from envs.core.series import series_info
-from envs.romme import actions as A
-from envs.romme.config import Config
-from envs.romme.table import TableMeld, meld_from_shape
+from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
+from taas.envs.core.game import Game, State, make_layout
+from taas.envs.core.opening import opening_search
+from taas.envs.core.series import series_info
+from taas.envs.romme import actions as A
+from taas.envs.romme.config import Config
+from taas.envs.romme.table import TableMeld, meld_from_shape
 
 DRAW, PLAY = 0, 1
 PHASES = ("draw", "play")
@@ -126,7 +125,7 @@ class RommeState(State):
 
 
 class RommeGame(Game):
-    """The engine: :class:`~envs.core.game.Game` over :class:`RommeState`."""
+    """The engine: :class:`~taas.envs.core.game.Game` over :class:`RommeState`."""
 
     env_id = "romme_v0"
     num_actions = A.NUM_ACTIONS

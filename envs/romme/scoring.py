@@ -3,15 +3,15 @@ could open."""
 
 from __future__ import annotations
 
-from envs.core.cards import card_str, to_counts
-from envs.core.config import build_config
-from envs.core.opening import best_opening
-from envs.romme.config import GAME, Config
-from envs.romme.rules import charge, hand_value
+from taas.envs.core.cards import card_str, to_counts
+from taas.envs.core.config import build_config
+from taas.envs.core.opening import best_opening
+from taas.envs.romme.config import GAME, Config
+from taas.envs.romme.rules import charge, hand_value
 
 
 def score_hand(cards: list[int], never_opened: bool = False, players: int = 2, **flags) -> dict:
-    """JSON-ready facts about a hand (card kinds as :func:`envs.core.cards.parse_cards` gives
+    """JSON-ready facts about a hand (card kinds as :func:`taas.envs.core.cards.parse_cards` gives
     them): ``hand_value`` (Joker 20, Ace 11, J/Q/K 10, 2-10 face), ``charge`` (what a loser
     holding it pays: the hand value, or with ``never_opened`` the surcharged, capped amount for
     ``players`` players), ``opening_value`` and ``opening_melds`` (the most valuable melds it

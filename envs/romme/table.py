@@ -11,11 +11,10 @@ worth the card it stands for.
 from __future__ import annotations
 
 import numpy as np
-
-from envs.core.cards import JOKER, NUM_RANKS, card_str, kind
-from envs.core.opening import position_kind
-from envs.romme import actions as A
-from envs.romme.config import Config
+from taas.envs.core.cards import JOKER, NUM_RANKS, card_str, kind
+from taas.envs.core.opening import position_kind
+from taas.envs.romme import actions as A
+from taas.envs.romme.config import Config
 
 
 def position_value(pos: int) -> int:

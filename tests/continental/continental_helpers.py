@@ -1,10 +1,9 @@
 """Build Continental states with chosen hands for rule tests (cards stay conserved)."""
 
 import numpy as np
-
-from envs.continental.config import Config
-from envs.continental.rules import DISCARD, ContinentalGame, ContinentalState
-from envs.core.cards import NUM_KINDS, parse_cards, shuffled, to_counts
+from taas.envs.continental.config import Config
+from taas.envs.continental.rules import DISCARD, ContinentalGame, ContinentalState
+from taas.envs.core.cards import NUM_KINDS, parse_cards, shuffled, to_counts
 
 
 def arrange(

@@ -4,16 +4,15 @@ import warnings
 
 import numpy as np
 import pytest
+import taas.envs
 from continental_helpers import discard_phase
 from pettingzoo.test import api_test, seed_test
-
-import envs
-from envs.continental import actions as A
-from envs.continental.config import Config
-from envs.continental.observation import LAYOUT, ContinentalObserver
-from envs.continental.rules import BUY, DISCARD, DRAW, SEAT, ContinentalGame
-from envs.core.cards import parse_card
-from envs.core.conformance import check_game, scramble_hidden
+from taas.envs.continental import actions as A
+from taas.envs.continental.config import Config
+from taas.envs.continental.observation import LAYOUT, ContinentalObserver
+from taas.envs.continental.rules import BUY, DISCARD, DRAW, SEAT, ContinentalGame
+from taas.envs.core.cards import parse_card
+from taas.envs.core.conformance import check_game, scramble_hidden
 
 CONFIGS = [
     {"num_players": 3},
@@ -31,8 +30,8 @@ CONFIGS = [
 def test_pettingzoo_api_and_seed(rules):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice on Dict observation spaces
-        api_test(envs.make("continental_v0", **rules), num_cycles=300)
-    seed_test(lambda: envs.make("continental_v0", **rules), num_cycles=300)
+        api_test(taas.envs.make("continental_v0", **rules), num_cycles=300)
+    seed_test(lambda: taas.envs.make("continental_v0", **rules), num_cycles=300)
 
 
 @pytest.mark.parametrize("rules", CONFIGS)
@@ -64,7 +63,7 @@ def test_incremental_records_match_the_cards():
 
 
 def test_reset_seed_reproduces_and_reset_continues_the_stream():
-    env = envs.make("continental_v0")
+    env = taas.envs.make("continental_v0")
     env.reset(seed=11)
     first = env.observe("player_1")["observation"].copy()
     env.reset()
@@ -119,14 +118,14 @@ def test_observation_is_ego_centric():
 
 
 def test_only_the_player_to_move_has_a_mask():
-    env = envs.make("continental_v0")
+    env = taas.envs.make("continental_v0")
     env.reset(seed=0)
     masks = {a: env.observe(a)["action_mask"] for a in env.agents}
     assert sum(m.any() for m in masks.values()) == 1 and masks[env.agent_selection].any()
 
 
 def test_raw_env_illegal_action_is_a_clear_error_and_changes_nothing():
-    env = envs.make("continental_v0", wrapped=False)
+    env = taas.envs.make("continental_v0", wrapped=False)
     env.reset(seed=0)
     before = env.observe(env.agent_selection)
     with pytest.raises(ValueError, match=r"illegal action 40 \(discard .*legal: draw, take"):
@@ -140,7 +139,7 @@ def test_raw_env_illegal_action_is_a_clear_error_and_changes_nothing():
 
 
 def test_wrapped_env_follows_pettingzoo_illegal_move_convention():
-    env = envs.make("continental_v0")
+    env = taas.envs.make("continental_v0")
     env.reset(seed=0)
     offender = env.agent_selection
     with warnings.catch_warnings(record=True):
@@ -159,29 +158,29 @@ def test_wrong_player_is_a_clear_error():
 
 
 def test_step_before_reset_and_unknown_rules_are_clear_errors():
-    env = envs.make("continental_v0")
+    env = taas.envs.make("continental_v0")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     with pytest.raises(ValueError, match="unknown continental rule"):
-        envs.make("continental_v0", players=4)
+        taas.envs.make("continental_v0", players=4)
     with pytest.raises(ValueError, match="unknown env"):
-        envs.make("continental_v9")
+        taas.envs.make("continental_v9")
     with pytest.raises(ValueError, match="render_mode"):
-        envs.make("continental_v0", render_mode="rgb_array")
+        taas.envs.make("continental_v0", render_mode="rgb_array")
 
 
 def test_render_modes(capsys):
-    env = envs.make("continental_v0", render_mode="ansi")
+    env = taas.envs.make("continental_v0", render_mode="ansi")
     env.reset(seed=2)
     text = env.render()
     assert ("Continental Rummy" in text and "player_3" in text and "♠" in text) or "♥" in text
-    env = envs.make("continental_v0", render_mode="human")
+    env = taas.envs.make("continental_v0", render_mode="human")
     env.reset(seed=2)
     assert env.render() is None and "Continental Rummy" in capsys.readouterr().out
 
 
 def test_episode_end_reveals_the_result():
-    env = envs.make("continental_v0", num_players=3)
+    env = taas.envs.make("continental_v0", num_players=3)
     env.reset(seed=4)
     game, state = env.unwrapped.game, env.unwrapped.state
     rng = np.random.default_rng(0)

@@ -5,10 +5,9 @@ import pytest
 from continental_helpers import arrange, discard_phase
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from envs.continental import actions as A
-from envs.continental.config import Config
-from envs.continental.rules import (
+from taas.envs.continental import actions as A
+from taas.envs.continental.config import Config
+from taas.envs.continental.rules import (
     BUY,
     DISCARD,
     DRAW,
@@ -18,7 +17,7 @@ from envs.continental.rules import (
     rank_counts,
     score_hand,
 )
-from envs.core.cards import JOKER, card_str, parse_card, parse_cards, to_counts
+from taas.envs.core.cards import JOKER, card_str, parse_card, parse_cards, to_counts
 
 
 def go_out_cards(game, state) -> set[str]:

@@ -1,4 +1,4 @@
-"""Slow, obviously-correct meld reference for cross-checking envs.core.melds.
+"""Slow, obviously-correct meld reference for cross-checking taas.envs.core.melds.
 
 Method: first decide, for every wild-rank card, whether it stands for itself or acts as a wild
 (all combinations). Then the cards acting as wilds are interchangeable, and a memoised search
@@ -15,9 +15,8 @@ from functools import cache
 from itertools import product
 
 import numpy as np
-
-from envs.core.cards import JOKER, NUM_KINDS, kind
-from envs.core.melds import Arrangement, MeldRules
+from taas.envs.core.cards import JOKER, NUM_KINDS, kind
+from taas.envs.core.melds import Arrangement, MeldRules
 
 INF = 10**9
 

@@ -16,11 +16,10 @@ from meld_reference import (
     ref_deadwood,
     ref_show_discards,
 )
-
-from envs.core import melds, melds_kernel
-from envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, shoe, to_counts
-from envs.core.jit import HAVE_NUMBA
-from envs.core.melds import (
+from taas.envs.core import melds, melds_kernel
+from taas.envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, shoe, to_counts
+from taas.envs.core.jit import HAVE_NUMBA
+from taas.envs.core.melds import (
     MeldRules,
     can_meld_all,
     card_values,

@@ -16,11 +16,17 @@ from meld_reference import (
     ref_deadwood,
     ref_show_discards,
 )
+from taas.envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards
+from taas.envs.core.jit import HAVE_NUMBA
+from taas.envs.core.melds import (
+    Arrangement,
+    Meld,
+    can_meld_all,
+    deadwood,
+    min_deadwood,
+    show_discards,
+)
 from test_melds import discards, hand, marriage
-
-from envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards
-from envs.core.jit import HAVE_NUMBA
-from envs.core.melds import Arrangement, Meld, can_meld_all, deadwood, min_deadwood, show_discards
 
 
 def wrap(wild_rank: int | None = None, lives: int = 1, **kw):

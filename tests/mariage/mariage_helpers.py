@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from envs.mariage.actions import CLAIM, CLOSE, EXCHANGE, MARRY, NUM_CARDS, PLAY, SUIT_NAMES, parse
-from envs.mariage.config import Config
-from envs.mariage.rules import MariageGame, MariageState
+from taas.envs.mariage.actions import (
+    CLAIM,
+    CLOSE,
+    EXCHANGE,
+    MARRY,
+    NUM_CARDS,
+    PLAY,
+    SUIT_NAMES,
+    parse,
+)
+from taas.envs.mariage.config import Config
+from taas.envs.mariage.rules import MariageGame, MariageState
 
 WORDS = {"claim": CLAIM, "close": CLOSE, "exchange": EXCHANGE}
 

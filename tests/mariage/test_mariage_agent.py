@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
-from agents.base import RandomAgent, play_game
-from agents.mariage_heuristic import MariageHeuristicAgent
-from benchmarks.strength import duplicate_games
-from envs.mariage import env as mariage_env
-from envs.mariage.actions import CLAIM
+from taas.agents.base import RandomAgent, play_game
+from taas.agents.mariage_heuristic import MariageHeuristicAgent
+from taas.benchmarks.strength import duplicate_games
+from taas.envs.mariage import env as mariage_env
+from taas.envs.mariage.actions import CLAIM
 
 
 def test_beats_random_on_duplicate_deals():

@@ -7,13 +7,12 @@ import functools
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
-
-from envs.core.conformance import check_game
-from envs.mariage import env as mariage_env
-from envs.mariage.actions import CLAIM, NUM_ACTIONS, action_to_str
-from envs.mariage.config import Config
-from envs.mariage.observation import SIZE, MariageObserver
-from envs.mariage.rules import MariageGame
+from taas.envs.core.conformance import check_game
+from taas.envs.mariage import env as mariage_env
+from taas.envs.mariage.actions import CLAIM, NUM_ACTIONS, action_to_str
+from taas.envs.mariage.config import Config
+from taas.envs.mariage.observation import SIZE, MariageObserver
+from taas.envs.mariage.rules import MariageGame
 
 CONFIGS = [
     {}, {"must_head_trick": True}, {"allow_false_claims": False}, {"last_trick_bonus": True},

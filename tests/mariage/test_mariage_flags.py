@@ -5,11 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mariage_helpers import game, legal_cards, play, position
-
-from envs.mariage.actions import CLAIM, EXCHANGE, MARRY, parse
-from envs.mariage.config import Config
-from envs.mariage.env import raw_env
-from envs.mariage.rules import OVER, MariageGame
+from taas.envs.mariage.actions import CLAIM, EXCHANGE, MARRY, parse
+from taas.envs.mariage.config import Config
+from taas.envs.mariage.env import raw_env
+from taas.envs.mariage.rules import OVER, MariageGame
 
 HANDS = ("7D AS 10S KS QS JS", "AH 10H KH QH JH 9H")
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from envs.mariage.actions import POINTS, cards_of
-from envs.mariage.config import Config
-from envs.mariage.rules import LEAD, OVER, MariageGame
+from taas.envs.mariage.actions import POINTS, cards_of
+from taas.envs.mariage.config import Config
+from taas.envs.mariage.rules import LEAD, OVER, MariageGame
 
 RULES = st.fixed_dictionaries({
     "must_head_trick": st.booleans(), "allow_false_claims": st.booleans(),

@@ -7,10 +7,9 @@ import itertools
 import numpy as np
 import pytest
 from mariage_helpers import game, play, position
-
-from envs.mariage.actions import CLAIM, CLOSE, MARRY, NUM_CARDS, bits, cards_of, parse
-from envs.mariage.observation import LAYOUT, SIZE, MariageObserver
-from envs.mariage.rules import FOLLOW, MariageState
+from taas.envs.mariage.actions import CLAIM, CLOSE, MARRY, NUM_CARDS, bits, cards_of, parse
+from taas.envs.mariage.observation import LAYOUT, SIZE, MariageObserver
+from taas.envs.mariage.rules import FOLLOW, MariageState
 
 
 def cards(obs: np.ndarray, key: str) -> set[int]:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 from mariage_helpers import game, legal_cards, play, position
-
-from envs.mariage.actions import CLAIM, CLOSE, EXCHANGE, MARRY, POINTS, parse
-from envs.mariage.rules import OVER, TRICKS, MariageGame
+from taas.envs.mariage.actions import CLAIM, CLOSE, EXCHANGE, MARRY, POINTS, parse
+from taas.envs.mariage.rules import OVER, TRICKS, MariageGame
 
 
 def card(text: str) -> int:

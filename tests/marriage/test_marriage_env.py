@@ -8,15 +8,14 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
-
-from envs.core.cards import NUM_KINDS, parse_card, parse_cards, shuffled, to_counts
-from envs.core.conformance import check_game
-from envs.marriage import actions as A
-from envs.marriage.config import Config
-from envs.marriage.env import env, raw_env
-from envs.marriage.observation import LAYOUT, SIZE, MarriageObserver
-from envs.marriage.rules import DISCARD, MarriageGame
-from envs.marriage.scoring import wild_cards
+from taas.envs.core.cards import NUM_KINDS, parse_card, parse_cards, shuffled, to_counts
+from taas.envs.core.conformance import check_game
+from taas.envs.marriage import actions as A
+from taas.envs.marriage.config import Config
+from taas.envs.marriage.env import env, raw_env
+from taas.envs.marriage.observation import LAYOUT, SIZE, MarriageObserver
+from taas.envs.marriage.rules import DISCARD, MarriageGame
+from taas.envs.marriage.scoring import wild_cards
 
 CONFIGS = [
     {"num_players": 3},

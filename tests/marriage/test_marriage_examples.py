@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from envs.core.cards import JOKER, card_str, parse_card
-from envs.marriage.config import Config
-from envs.marriage.scoring import score_hand, wild_cards
+from taas.envs.core.cards import JOKER, card_str, parse_card
+from taas.envs.marriage.config import Config
+from taas.envs.marriage.scoring import score_hand, wild_cards
 
 M3 = "3H 4H 5H 6H  9S 10S JS QS KS  KD KD KD  6C 6D 8H  2C JK 4C  QH QH QS"
 M4 = "7H 8H 9H  AS AD AC  2C 2D 2S  4C 4H 4S  6C 6D 6S  10C 10D 10S  QS QD QC"

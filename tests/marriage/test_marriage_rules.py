@@ -6,13 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from envs.core.cards import JOKER, NUM_KINDS, parse_card, parse_cards, to_counts
-from envs.marriage import actions as A
-from envs.marriage.config import Config
-from envs.marriage.env import raw_env
-from envs.marriage.rules import DISCARD, DRAW, MarriageGame
-from envs.marriage.scoring import wild_cards
+from taas.envs.core.cards import JOKER, NUM_KINDS, parse_card, parse_cards, to_counts
+from taas.envs.marriage import actions as A
+from taas.envs.marriage.config import Config
+from taas.envs.marriage.env import raw_env
+from taas.envs.marriage.rules import DISCARD, DRAW, MarriageGame
+from taas.envs.marriage.scoring import wild_cards
 
 M3 = "3H 4H 5H 6H  9S 10S JS QS KS  KD KD KD  6C 6D 8H  2C JK 4C  QH QH QS"  # shows (wild 8)
 M4 = "7H 8H 9H  AS AD AC  2C 2D 2S  4C 4H 4S  6C 6D 6S  10C 10D 10S  QS QD QC"  # 162, no life

@@ -6,10 +6,9 @@ import json
 
 import numpy as np
 import pytest
-
-from envs.core.cards import parse_card
-from envs.marriage.config import Config
-from envs.marriage.scoring import Scorer, score_hand, wild_cards
+from taas.envs.core.cards import parse_card
+from taas.envs.marriage.config import Config
+from taas.envs.marriage.scoring import Scorer, score_hand, wild_cards
 
 M5 = "3H 4H 5H JC JD JS 9C 9D 9S KD KD KD 8S AC 2D 4S 6C 7H 10S QD 5D"
 VALUE = {"A": 10, "J": 10, "Q": 10, "K": 10}

@@ -1,11 +1,10 @@
 """Build Rommé states with chosen hands and table melds for rule tests (cards stay conserved)."""
 
 import numpy as np
-
-from envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, parse_cards, shuffled, to_counts
-from envs.romme.config import Config
-from envs.romme.rules import DRAW, PLAY, RommeGame, RommeState
-from envs.romme.table import TableMeld
+from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, parse_cards, shuffled, to_counts
+from taas.envs.romme.config import Config
+from taas.envs.romme.rules import DRAW, PLAY, RommeGame, RommeState
+from taas.envs.romme.table import TableMeld
 
 
 def table_meld(owner: int, text: str) -> TableMeld:

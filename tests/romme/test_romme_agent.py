@@ -2,10 +2,9 @@
 
 import numpy as np
 import pytest
-
-from benchmarks.strength import duplicate_games
-from envs.core.cards import parse_cards
-from envs.romme.scoring import score_hand
+from taas.benchmarks.strength import duplicate_games
+from taas.envs.core.cards import parse_cards
+from taas.envs.romme.scoring import score_hand
 
 
 def test_heuristic_beats_random_in_two_player_rounds():
@@ -14,10 +13,10 @@ def test_heuristic_beats_random_in_two_player_rounds():
 
 
 def test_heuristic_plays_every_table_size_and_variant():
-    from agents.base import RandomAgent, play_game
-    from agents.romme_heuristic import RommeHeuristicAgent
-    from envs.romme.config import Config
-    from envs.romme.env import env as make_env
+    from taas.agents.base import RandomAgent, play_game
+    from taas.agents.romme_heuristic import RommeHeuristicAgent
+    from taas.envs.romme.config import Config
+    from taas.envs.romme.env import env as make_env
 
     for rules in (
         {"num_players": 6},

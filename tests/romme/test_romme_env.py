@@ -6,15 +6,14 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 from romme_helpers import play, setup
-
-from envs.core.cards import NUM_KINDS
-from envs.core.conformance import check_game, scramble_hidden
-from envs.romme.actions import DISCARD, DRAW_DISCARD, LAY_OFF
-from envs.romme.config import Config
-from envs.romme.env import env as make_env
-from envs.romme.env import raw_env
-from envs.romme.observation import LAYOUT, ROW_LAYOUT, ROW_SIZE, SIZE, RommeObserver
-from envs.romme.rules import DRAW, PLAY, SEAT, SEAT_SIZE, RommeGame
+from taas.envs.core.cards import NUM_KINDS
+from taas.envs.core.conformance import check_game, scramble_hidden
+from taas.envs.romme.actions import DISCARD, DRAW_DISCARD, LAY_OFF
+from taas.envs.romme.config import Config
+from taas.envs.romme.env import env as make_env
+from taas.envs.romme.env import raw_env
+from taas.envs.romme.observation import LAYOUT, ROW_LAYOUT, ROW_SIZE, SIZE, RommeObserver
+from taas.envs.romme.rules import DRAW, PLAY, SEAT, SEAT_SIZE, RommeGame
 
 CONFIGS = [
     {"num_players": 2},

@@ -3,12 +3,11 @@
 import numpy as np
 import pytest
 from romme_helpers import DRAW, legal, play, setup
-
-from envs.core.cards import parse_cards, to_counts
-from envs.core.opening import best_opening, opening_search
-from envs.romme import actions as A
-from envs.romme.config import Config
-from envs.romme.rules import charge, hand_value
+from taas.envs.core.cards import parse_cards, to_counts
+from taas.envs.core.opening import best_opening, opening_search
+from taas.envs.romme import actions as A
+from taas.envs.romme.config import Config
+from taas.envs.romme.rules import charge, hand_value
 
 
 def value(text: str, **rules) -> int:
@@ -214,7 +213,7 @@ def test_flag_jokers(jokers, total):
 
 @pytest.mark.parametrize("size", [13, 11, 14])
 def test_flag_hand_size(size):
-    from envs.romme.rules import RommeGame
+    from taas.envs.romme.rules import RommeGame
 
     game = RommeGame(Config(hand_size=size))
     state = game.new_state(np.random.default_rng(1))
@@ -222,7 +221,7 @@ def test_flag_hand_size(size):
 
 
 def test_flag_first_player_extra_card():
-    from envs.romme.rules import RommeGame
+    from taas.envs.romme.rules import RommeGame
 
     game = RommeGame(Config(first_player_extra_card=True))
     state = game.new_state(np.random.default_rng(1))
