@@ -29,6 +29,8 @@ _BUILDERS: dict[str, dict[str, str]] = {
         "mariage_v0": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
         "romme_v0": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
+    "ismcts": {"mariage_v0": "taas.agents.search:SearchAgent"},
+    "oracle": {"mariage_v0": "taas.agents.search:OracleAgent"},
 }
 
 

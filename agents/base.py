@@ -14,6 +14,7 @@ class Agent(ABC):
     global ``np.random``, so a game replays from its seeds."""
 
     name = "agent"
+    uses_state = False  # True: play_game calls act_state(game, state, player) instead of act
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
@@ -73,7 +74,11 @@ def play_game(
             infos[agent] = info
             env.step(None)
             continue
-        env.step(agents[seats[agent]].act(obs["observation"], obs["action_mask"]))
+        player = agents[seats[agent]]
+        if player.uses_state:  # search agents read the engine through their determinizer
+            env.step(player.act_state(env.unwrapped.game, env.unwrapped.state, seats[agent]))
+        else:
+            env.step(player.act(obs["observation"], obs["action_mask"]))
         steps += 1
     if render:
         print(env.unwrapped.game.render(env.unwrapped.state))

@@ -43,6 +43,7 @@ TRICKS = TrickRules(SUIT, STRENGTH)
 _BIT = tuple(1 << c for c in range(NUM_CARDS))
 _PAIR = tuple(_BIT[card(KING, s)] | _BIT[card(QUEEN, s)] for s in range(4))
 _SEVEN = tuple(card(SEVEN, s) for s in range(4))
+_SUIT_BITS = tuple(sum(_BIT[c] for c in range(NUM_CARDS) if SUIT[c] == s) for s in range(4))
 
 
 class Phase(IntEnum):
@@ -63,7 +64,8 @@ class MariageState(State):
     player; card sets are bitmasks over card ids. ``talon[0]`` is the trump indicator (the last
     card drawn), ``talon[-1]`` the top. After a close the talon stays where it is, out of play.
     ``known[p]`` are cards in ``p``'s hand that the opponent has seen (marriage partners, the
-    card taken by the trump-7 exchange, the indicator drawn last)."""
+    card taken by the trump-7 exchange, the indicator drawn last); ``voids[p]`` are the cards
+    ``p`` has shown not to hold by failing to follow suit (or to trump) in the closed phase."""
 
     def __init__(self, seed: int, dealer: int):
         self.seed = seed
@@ -145,6 +147,7 @@ class MariageGame(Game):
         s.played = [0, 0]
         s.won = [0, 0]
         s.known = [0, 0]
+        s.voids = [0, 0]
         s.result = None
         s.mask = None
 
@@ -234,6 +237,11 @@ class MariageGame(Game):
         lead = s.lead
         leader = 1 - s.to_move
         w = s.to_move if TRICKS.follower_wins(lead, follow, s.trump) else leader
+        if not (s.closed_by < 0 and s.talon) and SUIT[follow] != SUIT[lead]:
+            # the duty to follow suit, else to trump, makes a miss public knowledge
+            s.voids[s.to_move] |= _SUIT_BITS[SUIT[lead]]
+            if SUIT[follow] != s.trump:
+                s.voids[s.to_move] |= _SUIT_BITS[s.trump]
         s.trick_points[w] += POINTS[lead] + POINTS[follow]
         s.tricks[w] += 1
         s.won[w] |= _BIT[lead] | _BIT[follow]

@@ -1,0 +1,254 @@
+"""Determinized search over any engine: information-set MCTS and its cheating twin, the oracle.
+
+``ismcts:N`` runs N simulations per decision (``ismcts:0.2s``: as many as fit in 0.2 s). It is
+single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every simulation first deals the
+cards its seat cannot see afresh (the game's *determinizer*, ``taas.envs.<game>.determinize``),
+then walks one shared tree keyed by action ids, choosing among the actions legal in that
+determinization by UCB1 with availability counts, adds one node, plays on with a rollout policy
+for a few moves and scores the end with the game's evaluator (or the true returns when the
+episode ended). Every action of these games is public (a draw from the stock is the same id
+whatever card comes), so one tree serves all seats; each node keeps the value of the player who
+moved into it.
+
+``oracle:N`` is the same search handed the true state in place of a determinization: it cheats,
+and exists so experiments can report what hidden information is worth in each game.
+
+A search agent needs the engine, not the observation vector: :func:`taas.agents.play_game`
+calls :meth:`SearchAgent.act_state` for agents whose ``uses_state`` is true. The agent reads the
+true state only through the determinizer, whose tests check it deals nothing the seat cannot
+know (and the agent's choice is unchanged when the hidden cards are permuted).
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from collections.abc import Callable
+from types import ModuleType
+
+import numpy as np
+import taas.agents
+import taas.envs
+from taas.agents.base import Agent
+from taas.envs.core.game import Game, State
+
+Determinizer = Callable[[Game, State, int, np.random.Generator], State]
+Evaluator = Callable[[Game, State], np.ndarray]
+Policy = Callable[[Game, State, np.random.Generator], int]
+
+
+def parse_budget(arg: str | None, default: int = 200) -> tuple[int | None, float | None]:
+    """``"200"`` -> 200 simulations; ``"0.2s"`` -> 0.2 seconds; ``None`` -> the default count."""
+    if arg is None or arg == "":
+        return default, None
+    try:
+        if arg.endswith("s"):
+            seconds = float(arg[:-1])
+            if seconds > 0:
+                return None, seconds
+        else:
+            sims = int(arg)
+            if sims > 0:
+                return sims, None
+    except ValueError:
+        pass
+    raise ValueError(f"search budget {arg!r}: expected simulations (e.g. 200) or seconds (0.2s)")
+
+
+def random_policy(game: Game, state: State, rng: np.random.Generator) -> int:
+    """Uniform over the legal actions: the default rollout."""
+    return int(rng.choice(np.flatnonzero(game.legal_mask(state))))
+
+
+def agent_policy(agent: Agent, observer, epsilon: float = 0.1) -> Policy:
+    """A rollout policy that asks an observation-reading agent (a game's ``heuristic``) what to
+    play, with probability ``epsilon`` of a random legal move instead so rollouts vary."""
+
+    def policy(game: Game, state: State, rng: np.random.Generator) -> int:
+        mask = game.legal_mask(state)
+        if rng.random() < epsilon:
+            return int(rng.choice(np.flatnonzero(mask)))
+        return agent.act(observer.encode(state, game.current_player(state)), mask)
+
+    return policy
+
+
+class _Node:
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Node] = {}
+        self.visits = 0
+        self.total = 0.0  # summed value, for the player who moved into this node
+        self.avail = 1  # simulations in which this node's action was legal at its parent
+
+
+class ISMCTS:
+    """The search itself, independent of any agent protocol (tests and notebooks call it)."""
+
+    def __init__(
+        self,
+        determinize: Determinizer,
+        evaluate: Evaluator | None = None,
+        rollout: Policy = random_policy,
+        rollout_depth: int = 20,
+        exploration: float = 0.7,
+        exact: Callable[[Game, State, int], int | None] | None = None,
+    ):
+        self.determinize = determinize
+        self.evaluate = evaluate
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.exploration = exploration
+        self.exact = exact
+        self.simulations = 0  # of the last search, for benchmarks
+
+    def search(
+        self,
+        game: Game,
+        state: State,
+        player: int,
+        rng: np.random.Generator,
+        simulations: int | None = None,
+        seconds: float | None = None,
+    ) -> int:
+        """The action for ``player`` (who must be to move in ``state``)."""
+        if game.current_player(state) != player:
+            raise ValueError(f"player {player} is not to move")
+        legal = np.flatnonzero(game.legal_mask(state))
+        if len(legal) == 1:
+            self.simulations = 0
+            return int(legal[0])
+        if self.exact is not None:
+            move = self.exact(game, state, player)
+            if move is not None:
+                self.simulations = 0
+                return int(move)
+        root = _Node()
+        base = game.returns(state)
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        bounds = [math.inf, -math.inf]
+        n = 0
+        while (simulations is None or n < simulations) and (
+            deadline is None or time.perf_counter() < deadline or n == 0
+        ):
+            self._simulate(game, self.determinize(game, state, player, rng), root, base, rng,
+                           bounds)
+            n += 1
+        self.simulations = n
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].total))
+        return int(best[0])
+
+    def _simulate(self, game: Game, s: State, root: _Node, base: np.ndarray,
+                  rng: np.random.Generator, bounds: list[float]) -> None:
+        node, path = root, []
+        while not game.is_terminal(s):
+            legal = np.flatnonzero(game.legal_mask(s))
+            mover = game.current_player(s)
+            untried = [a for a in legal.tolist() if a not in node.children]
+            for a in legal.tolist():
+                child = node.children.get(a)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                a = untried[int(rng.integers(len(untried)))]
+                child = node.children[a] = _Node()
+                game.apply_action(s, a)
+                path.append((child, mover))
+                break
+            a = self._select(node, legal, bounds)
+            node = node.children[a]
+            game.apply_action(s, a)
+            path.append((node, mover))
+        for _ in range(self.rollout_depth):
+            if game.is_terminal(s):
+                break
+            game.apply_action(s, self.rollout(game, s, rng))
+        if game.is_terminal(s) or self.evaluate is None:
+            value = game.returns(s) - base
+        else:
+            value = np.asarray(self.evaluate(game, s), dtype=np.float64) - base
+        bounds[0] = min(bounds[0], float(value.min()))
+        bounds[1] = max(bounds[1], float(value.max()))
+        for child, mover in path:
+            child.visits += 1
+            child.total += float(value[mover])
+
+    def _select(self, node: _Node, legal: np.ndarray, bounds: list[float]) -> int:
+        low, span = bounds[0], bounds[1] - bounds[0]
+        scale = 1.0 / span if span > 0 else 0.0
+        best, best_score = -1, -math.inf
+        for a in legal.tolist():
+            child = node.children[a]
+            mean = (child.total / child.visits - low) * scale
+            score = mean + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+
+def game_module(env_id: str, part: str) -> ModuleType:
+    """``taas.envs.<game>.<part>`` for an env id such as ``mariage_v1``."""
+    family = env_id.rsplit("_v", 1)[0]
+    try:
+        return importlib.import_module(f"taas.envs.{family}.{part}")
+    except ModuleNotFoundError as e:
+        raise ValueError(f"{env_id} has no {part} module yet: search agents cannot play it") from e
+
+
+class SearchAgent(Agent):
+    """``ismcts:N`` / ``ismcts:0.2s``: determinized ISMCTS with the game's evaluator and rollout
+    policy (see the module docstring)."""
+
+    name = "ismcts"
+    uses_state = True
+    cheats = False
+
+    def __init__(self, search: ISMCTS, simulations: int | None, seconds: float | None,
+                 seed: int | None = None):
+        super().__init__(seed)
+        self.search = search
+        self.simulations = simulations
+        self.seconds = seconds
+
+    @classmethod
+    def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> Agent:
+        simulations, seconds = parse_budget(arg)
+        module = game_module(env_id, "determinize")
+        determinize = _true_state if cls.cheats else module.determinize
+        rollout = getattr(module, "rollout", random_policy)
+        if "heuristic" in taas.agents.available(env_id):
+            env = taas.envs.make(env_id, wrapped=False, **config)
+            expert = taas.agents.make("heuristic", env_id, seed=seed, config=config)
+            rollout = agent_policy(expert, env.observer)
+        search = ISMCTS(
+            determinize,
+            evaluate=getattr(module, "evaluate", None),
+            rollout=rollout,
+            rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
+            exact=getattr(module, "exact", None),
+        )
+        return cls(search, simulations, seconds, seed)
+
+    def act_state(self, game: Game, state: State, player: int) -> int:
+        """Search from ``state`` as ``player`` sees it (the true state only for the oracle)."""
+        return self.search.search(game, state, player, self.rng, self.simulations, self.seconds)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        raise TypeError(
+            f"{self.name} searches the engine: play it through taas.agents.play_game, which "
+            "hands it the state (act_state), not through the observation alone"
+        )
+
+
+class OracleAgent(SearchAgent):
+    """``oracle:N``: the same search given the true hidden state. It cheats, by design: the gap
+    between it and ``ismcts`` at equal budget is the value of hidden information."""
+
+    name = "oracle"
+    cheats = True
+
+
+def _true_state(game: Game, state: State, player: int, rng: np.random.Generator) -> State:
+    return state.clone()
