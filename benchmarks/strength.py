@@ -1,8 +1,8 @@
-"""How strong is an agent? Duplicate games against an opponent, with a Wilson 95% interval.
+"""How strong is an agent? Duplicate deals against an opponent, with 95 % intervals.
 
-Every deal seed is played once with the agent in each seat (the opponents in the others), so
-every seat gets the same cards and the luck of the deal cancels out. A game is a win when the
-agent's return is strictly higher than every other seat's.
+Every deal seed is played once with the agent in each seat and the opponent in the others
+(:func:`taas.agents.evaluate.duplicate_deals`); it prints the mean score difference per deal
+(bootstrap interval over deals) and the win rate (Wilson interval).
 
     python -m taas.benchmarks.strength mariage_v0 --agent heuristic --deals 2000 \\
         --rule allow_false_claims=false
@@ -13,71 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-from dataclasses import asdict, dataclass
 
-import taas.agents
-import taas.envs
 from taas.agents.cli import parse_rule
-from tqdm import tqdm
+from taas.agents.evaluate import Evaluation, duplicate_deals
 
 
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a win rate: honest near 0 and 1, unlike the normal one."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    denom = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return centre - half, centre + half
-
-
-@dataclass
-class Tally:
-    """Games played, games won and the agent's mean return per game."""
-
-    games: int
-    wins: int
-    mean_return: float
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
-
-
-def duplicate_games(
-    env_id: str,
-    agent: str,
-    opponent: str = "random",
-    deals: int = 100,
-    seed: int = 0,
-    progress: bool = False,
-    **rules,
-) -> Tally:
-    """Play ``deals`` deal seeds, each once with ``agent`` in every seat."""
-    env = taas.envs.make(env_id, wrapped=False, **rules)
-    n = len(env.possible_agents)
-    wins = games = 0
-    total = 0.0
-    for d in tqdm(range(seed, seed + deals), disable=not progress, unit="deal"):
-        for seat in range(n):
-            seats = [
-                taas.agents.make(opponent, env_id, seed=d * n + i, config=rules) for i in range(n)
-            ]
-            seats[seat] = taas.agents.make(agent, env_id, seed=d, config=rules)
-            returns = taas.agents.play_game(env, seats, seed=d).returns
-            wins += all(returns[seat] > r for i, r in enumerate(returns) if i != seat)
-            total += returns[seat]
-            games += 1
-    return Tally(games, wins, total / games)
-
-
-def main(argv: list[str] | None = None) -> Tally:
+def main(argv: list[str] | None = None) -> Evaluation:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("env_id")
     parser.add_argument("--agent", default="heuristic")
@@ -88,19 +29,21 @@ def main(argv: list[str] | None = None) -> Tally:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rules = dict(parse_rule(r) for r in args.rule)
-    tally = duplicate_games(
+    ev = duplicate_deals(
         args.env_id, args.agent, args.opponent, args.deals, args.seed, progress=True, **rules
     )
-    low, high = tally.interval
     if args.json:
-        print(json.dumps({**asdict(tally), "win_rate": tally.win_rate, "ci95": [low, high]}))
+        print(json.dumps(ev.summary()))
     else:
+        (dl, dh), (wl, wh) = ev.diff_interval, ev.win_interval
         print(
-            f"{args.agent} vs {args.opponent} on {args.env_id} {rules or ''}: {tally.games} games "
-            f"({args.deals} deals x every seat)\nwin rate {tally.win_rate:.3f} "
-            f"(Wilson 95% CI {low:.3f}-{high:.3f}), mean return {tally.mean_return:+.2f}"
+            f"{args.agent} vs {args.opponent} on {args.env_id} {rules or ''}: {ev.games} games "
+            f"({args.deals} deals x every seat)\n"
+            f"score difference per deal {ev.mean_diff:+.2f} (95% CI {dl:+.2f} to {dh:+.2f})\n"
+            f"win rate {ev.win_rate:.3f} (Wilson 95% CI {wl:.3f}-{wh:.3f}), "
+            f"mean return {ev.mean_return:+.2f}"
         )
-    return tally
+    return ev
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""The strength harness: its confidence interval and its duplicate-deal bookkeeping."""
+"""The duplicate-deal evaluation: its intervals and its seat bookkeeping."""
 
+import numpy as np
 import pytest
-from taas.benchmarks.strength import duplicate_games, main, wilson
+from taas.agents.evaluate import duplicate_deals, mean_interval, wilson
+from taas.benchmarks.strength import main
 
 
 def test_wilson_interval_matches_published_values():
@@ -12,11 +14,30 @@ def test_wilson_interval_matches_published_values():
     assert wilson(0, 0) == (0.0, 1.0)
 
 
+def test_bootstrap_interval_covers_the_mean_like_the_normal_one():
+    """For 400 normal samples the bootstrap interval is close to mean +- 1.96 sd/sqrt(n)."""
+    x = np.random.default_rng(1).normal(3.0, 2.0, 400)
+    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
+    low, high = mean_interval(x)
+    assert low == pytest.approx(x.mean() - half, abs=0.03)
+    assert high == pytest.approx(x.mean() + half, abs=0.03)
+    assert mean_interval(np.array([1.0])) == (-np.inf, np.inf)
+
+
 def test_every_deal_is_played_in_every_seat_and_greedy_wins():
-    tally = duplicate_games("continental_v0", "random", deals=3, num_players=3)
-    assert tally.games == 9
-    tally = duplicate_games("continental_v0", "greedy", deals=3, num_players=3)
-    assert tally.wins >= 8 and tally.mean_return > -20
+    ev = duplicate_deals("continental_v0", "random", deals=3, num_players=3)
+    assert ev.games == 9 and len(ev.diffs) == 3
+    ev = duplicate_deals("continental_v0", "greedy", deals=3, num_players=3)
+    assert ev.wins >= 8 and ev.mean_return > -20
+    assert ev.diff_interval[0] > 0  # far fewer penalty points than random, on every deal
+
+
+def test_a_mirror_match_differs_by_nothing_on_average():
+    """The same deterministic agent on both sides: each seat rotation repeats the same deal,
+    so the per-deal differences of a two-player mirror match are exactly zero."""
+    ev = duplicate_deals("mariage_v0", "heuristic", "heuristic", deals=4,
+                         allow_false_claims=False)
+    assert np.all(ev.diffs == 0)
 
 
 def test_command_line(capsys):

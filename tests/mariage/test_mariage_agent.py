@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 from taas.agents.base import RandomAgent, play_game
+from taas.agents.evaluate import duplicate_deals
 from taas.agents.mariage_heuristic import MariageHeuristicAgent
-from taas.benchmarks.strength import duplicate_games
 from taas.envs.mariage import env as mariage_env
 from taas.envs.mariage.actions import CLAIM
 
 
 def test_beats_random_on_duplicate_deals():
-    tally = duplicate_games(
+    tally = duplicate_deals(
         "mariage_v0", "heuristic", deals=100, seed=10_000, allow_false_claims=False
     )
-    assert tally.games == 200 and tally.interval[0] > 0.8 and tally.mean_return > 1.0
+    assert tally.games == 200 and tally.win_interval[0] > 0.8 and tally.mean_return > 1.0
 
 
 @pytest.mark.parametrize(

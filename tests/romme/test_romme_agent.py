@@ -2,14 +2,14 @@
 
 import numpy as np
 import pytest
-from taas.benchmarks.strength import duplicate_games
+from taas.agents.evaluate import duplicate_deals
 from taas.envs.core.cards import parse_cards
 from taas.envs.romme.scoring import score_hand
 
 
 def test_heuristic_beats_random_in_two_player_rounds():
-    tally = duplicate_games("romme_v0", "heuristic", deals=40, seed=1000, num_players=2)
-    assert tally.interval[0] >= 0.85, tally  # 0.99 measured over 800 rounds
+    tally = duplicate_deals("romme_v0", "heuristic", deals=40, seed=1000, num_players=2)
+    assert tally.win_interval[0] >= 0.85, tally  # 0.99 measured over 800 rounds
 
 
 def test_heuristic_plays_every_table_size_and_variant():
