@@ -3,9 +3,9 @@ show/go-out discard mask.
 
 No game knowledge lives here: every rule is a field of :class:`MeldRules`. Hands are the count
 vectors of :mod:`taas.envs.core.cards` (53 kinds, at most 3 copies of a kind). The partition
-questions are answered by one rank-sweep dynamic programme (:mod:`taas.envs.core.melds_kernel`,
-algorithm in notes/meld-solver.md). The opening value (a max-plus objective over few cards,
-with joker limits) is :mod:`taas.envs.core.opening`.
+questions are answered by one rank-sweep dynamic programme (:mod:`taas.envs.core.melds_kernel`;
+the algorithm is explained in the repository's ``docs/meld-solver.md``). The opening value (a
+max-plus objective over few cards, with joker limits) is :mod:`taas.envs.core.opening`.
 
 Positions: a run lies on positions 0..13 of one suit, 0 = ace low, 1..12 = 2..K, 13 = ace high.
 With ``allow_wraparound`` a run may also go round the corner (K-A-2): it goes on past 13 with

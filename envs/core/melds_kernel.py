@@ -1,4 +1,14 @@
-"""The rank-sweep dynamic programme behind :mod:`taas.envs.core.melds` (see notes/meld-solver.md).
+"""The rank-sweep dynamic programme behind :mod:`taas.envs.core.melds`.
+
+Why a sweep: listing melds and searching over disjoint sets of them (gin-rummy style) explodes
+with 21 cards, three copies of each card and up to 15 wilds. Instead the hand is read rank by
+rank, and a state keeps only what the rest of the sweep can depend on (open runs, wilds left,
+lives made), in the style of van Rijn, Takes and Vis's polynomial Rummikub algorithm. One sweep
+serves three objectives: FEAS (can every card be melded), COST (least penalty left unmelded,
+merged by min) and MASK (a discard token lets one card be left out; a state's value is the
+bitmask of discards reaching it, merged by or, which is exact because a state's future does not
+depend on which card was dropped: all 22 discards in one pass). The repository's
+``docs/meld-solver.md`` explains the algorithm, its exactness arguments and its tests at length.
 
 Written once in the numba-compatible subset of Python (:mod:`taas.envs.core.jit`): compiled when
 numba is there, plain Python otherwise.
@@ -22,11 +32,11 @@ are exact until the room saturates (``room == bal``: no spare wild can ever be l
 which only 1, 2, "3+" and "started at position 0" (length == position, so it cannot reach 14)
 matter.
 
-Exact prunings (notes/meld-solver.md §4): a wild extends a run only towards a card of its suit
-within reach; aces are kept for ace-high only when a card of their suit is within reach below;
-a saturated state with more wilds beats one with fewer; a state short of lives with no pure run
-open and no pure window ahead is dropped; wild-rank cards stand for themselves only where that
-can matter (see ``P_TB_RUNS``/``P_TB_GROUP``).
+Exact prunings (each argued in ``docs/meld-solver.md``): a wild extends a run only towards a
+card of its suit within reach; aces are kept for ace-high only when a card of their suit is
+within reach below; a saturated state with more wilds beats one with fewer; a state short of
+lives with no pure run open and no pure window ahead is dropped; wild-rank cards stand for
+themselves only where that can matter (see ``P_TB_RUNS``/``P_TB_GROUP``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ only the shapes the whole hand can lay are candidates (a sub-hand can lay no oth
 are memoised, and hands are Python integers (one bit per kind held, one more per kind held
 twice) so that laying a shape is a few bit operations. Hence its limits: at most two of a kind
 in a hand (two packs), groups of distinct suits only (``group_mode="distinct"``), and only the
-printed joker wild (no wild ranks).
+printed joker wild (no wild ranks). The repository's ``docs/meld-solver.md`` sets it beside the
+partition solver.
 
 Positions: a run lies on positions 0..13 of one suit (0 = ace low, 13 = ace high); a run over
 the corner (``allow_wraparound``) goes on past 13 with the 2 at 14, the 3 at 15 and so on.
