@@ -5,10 +5,12 @@ single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every simulation 
 cards its seat cannot see afresh (the game's *determinizer*, ``taas.envs.<game>.determinize``),
 then walks one shared tree keyed by action ids, choosing among the actions legal in that
 determinization by UCB1 with availability counts, adds one node, plays on with a rollout policy
-for a few moves and scores the end with the game's evaluator (or the true returns when the
+for a few moves (the game's own fast rollout player, else its heuristic agent, else random
+moves) and scores the end with the game's evaluator (or the true returns when the
 episode ended). Every action of these games is public (a draw from the stock is the same id
 whatever card comes), so one tree serves all seats; each node keeps the value of the player who
-moved into it.
+moved into it. A game may also answer a position outright (its module's ``exact``): Mariage
+solves its closed phase instead of searching it.
 
 ``oracle:N`` is the same search handed the true state in place of a determinization: it cheats,
 and exists so experiments can report what hidden information is worth in each game.
@@ -94,7 +96,7 @@ class ISMCTS:
         rollout: Policy = random_policy,
         rollout_depth: int = 20,
         exploration: float = 0.7,
-        exact: Callable[[Game, State, int], int | None] | None = None,
+        exact: Callable[[Game, State, int, np.random.Generator], int | None] | None = None,
     ):
         self.determinize = determinize
         self.evaluate = evaluate
@@ -121,7 +123,7 @@ class ISMCTS:
             self.simulations = 0
             return int(legal[0])
         if self.exact is not None:
-            move = self.exact(game, state, player)
+            move = self.exact(game, state, player, rng)
             if move is not None:
                 self.simulations = 0
                 return int(move)
@@ -217,15 +219,15 @@ class SearchAgent(Agent):
         simulations, seconds = parse_budget(arg)
         module = game_module(env_id, "determinize")
         determinize = _true_state if cls.cheats else module.determinize
-        rollout = getattr(module, "rollout", random_policy)
-        if "heuristic" in taas.agents.available(env_id):
+        rollout = getattr(module, "rollout", None)  # the game's own fast rollout player
+        if rollout is None and "heuristic" in taas.agents.available(env_id):
             env = taas.envs.make(env_id, wrapped=False, **config)
             expert = taas.agents.make("heuristic", env_id, seed=seed, config=config)
             rollout = agent_policy(expert, env.observer)
         search = ISMCTS(
             determinize,
             evaluate=getattr(module, "evaluate", None),
-            rollout=rollout,
+            rollout=rollout or random_policy,
             rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
             exact=getattr(module, "exact", None),
         )

@@ -7,17 +7,28 @@ taken face up) and the suits the opponent has shown to lack (failing to follow, 
 the closed phase). Everything else — the rest of the opponent's hand and the talon's order — is
 dealt at random from the unseen cards, so a determinization never contradicts the seat's
 knowledge. With the talon gone, the unseen cards are exactly the opponent's hand: the deal has
-become one of perfect information, and :func:`exact` plays it perfectly (:mod:`.endgame`).
+become one of perfect information, and :func:`exact` plays it perfectly (:mod:`.endgame`); after a
+close it solves sampled determinizations instead of searching.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from taas.envs.mariage.actions import CLAIM, NUM_CARDS
-from taas.envs.mariage.endgame import best_action
-from taas.envs.mariage.rules import WIN_SCORE, MariageGame, MariageState
+from taas.envs.mariage.actions import (
+    CLAIM,
+    CLOSE,
+    EXCHANGE,
+    MARRY,
+    NUM_CARDS,
+    POINTS,
+    STRENGTH,
+    SUIT,
+)
+from taas.envs.mariage.endgame import action_values, best_action
+from taas.envs.mariage.rules import FOLLOW, TRICKS, WIN_SCORE, MariageGame, MariageState
 
 _ALL = (1 << NUM_CARDS) - 1
+PIMC_SAMPLES = 10  # determinizations solved per closed-phase decision
 ROLLOUT_DEPTH = 60  # a deal is at most 16 tricks and a few declarations: rollouts finish it
 
 
@@ -54,18 +65,50 @@ def determinize(game: MariageGame, state: MariageState, player: int,
 
 
 def rollout(game: MariageGame, state: MariageState, rng: np.random.Generator) -> int:
-    """Random play that claims 66 as soon as it is reached and never claims falsely: a random
-    false claim would end most rollouts in noise."""
-    legal = np.flatnonzero(game.legal_mask(state))
+    """A fast greedy player for rollouts (a determinized deal hides nothing, so it may look at
+    both hands, but it only looks at its own): claim at 66 and never falsely, declare marriages
+    and exchange the trump 7 when offered, lead the cheapest card, take a valuable lead with the
+    cheapest winning card and otherwise throw the cheapest; one move in ten is random."""
+    legal = np.flatnonzero(game.legal_mask(state)).tolist()
     if legal[-1] == CLAIM:
         if game.score(state, state.to_move) >= WIN_SCORE:
             return CLAIM
-        legal = legal[:-1]
-    return int(legal[rng.integers(len(legal))])
+        legal.pop()
+    if rng.random() < 0.1:
+        return legal[int(rng.integers(len(legal)))]
+    cards = [a for a in legal if a < MARRY]
+    trump = state.trump
+
+    def cost(c: int) -> tuple:
+        return (SUIT[c] == trump, POINTS[c], STRENGTH[c])
+
+    if state.phase == FOLLOW:
+        lead = state.lead
+        if POINTS[lead] >= 10:
+            winners = [c for c in cards if TRICKS.follower_wins(lead, c, trump)]
+            if winners:
+                return min(winners, key=cost)
+        return min(cards, key=cost)
+    if legal[-1] >= MARRY:
+        extras = [a for a in legal if a >= MARRY and a != CLOSE]
+        if extras:
+            return max(extras, key=lambda a: (a == EXCHANGE, a == MARRY + trump))
+    return min(cards, key=cost)
 
 
-def exact(game: MariageGame, state: MariageState, player: int) -> int | None:
-    """The perfect move once the talon is gone (the opponent's hand is then known), else None."""
-    if state.talon:
+def exact(game: MariageGame, state: MariageState, player: int,
+          rng: np.random.Generator) -> int | None:
+    """Solved play in the closed phase, else None. With the talon gone the opponent's hand is
+    known and the move is perfect; after a close the unseen cards may lie in the opponent's
+    hand or the dead talon, so each move is scored by its perfect-play value averaged over
+    ``PIMC_SAMPLES`` determinizations (perfect-information Monte Carlo, strong in trick play)."""
+    if not state.talon:
+        return best_action(game, determinize(game, state, player, rng))
+    if state.closed_by < 0:
         return None
-    return best_action(game, determinize(game, state, player, np.random.default_rng(0)))
+    sign = 1 if player == 0 else -1
+    totals: dict[int, float] = {}
+    for _ in range(PIMC_SAMPLES):
+        for a, v in action_values(game, determinize(game, state, player, rng)).items():
+            totals[a] = totals.get(a, 0.0) + sign * v
+    return max(totals, key=totals.__getitem__)

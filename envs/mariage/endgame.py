@@ -42,19 +42,23 @@ def solve(game: MariageGame, state: MariageState) -> int:
     return _alphabeta(game, state, -math.inf, math.inf, {}, len(state.results))
 
 
-def best_action(game: MariageGame, state: MariageState) -> int:
-    """A move of the player to move that achieves the position's perfect-play value."""
+def action_values(game: MariageGame, state: MariageState) -> dict[int, float]:
+    """Each legal move's perfect-play value for player 0 (one bound table for all of them)."""
     table: dict = {}
     n = len(state.results)
-    maximize = state.to_move == 0
-    best, best_value = -1, -math.inf if maximize else math.inf
+    out = {}
     for a in _moves(game, state):
         child = state.clone()
         game.apply_action(child, a)
-        v = _alphabeta(game, child, -math.inf, math.inf, table, n)
-        if (v > best_value) if maximize else (v < best_value):
-            best, best_value = a, v
-    return best
+        out[a] = _alphabeta(game, child, -math.inf, math.inf, table, n)
+    return out
+
+
+def best_action(game: MariageGame, state: MariageState) -> int:
+    """A move of the player to move that achieves the position's perfect-play value."""
+    values = action_values(game, state)
+    pick = max if state.to_move == 0 else min
+    return pick(values, key=values.__getitem__)
 
 
 def _alphabeta(game: MariageGame, s: MariageState, alpha: float, beta: float,
