@@ -18,8 +18,9 @@ from dataclasses import asdict, dataclass
 
 import taas.agents
 import taas.envs
-from taas.agents.cli import parse_rule
 from tqdm import tqdm
+
+from taas.cli import parse_rule
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
