@@ -83,8 +83,13 @@ def to_counts(cards: Iterable[int]) -> np.ndarray:
 
 
 def from_counts(counts: np.ndarray) -> list[int]:
-    """Sorted list of card kinds, each repeated by its count (inverse of :func:`to_counts`)."""
-    return np.repeat(np.arange(len(counts)), counts).tolist()
+    """Sorted list of card kinds, each repeated by its count (inverse of :func:`to_counts`).
+    Counts kept in a float array (as observations hold them) are read if they are whole."""
+    counts = np.asarray(counts)
+    whole = counts.astype(np.int64)
+    if (whole != counts).any() or (whole < 0).any():
+        raise ValueError(f"card counts must be whole numbers 0 or more, got {counts.tolist()}")
+    return np.repeat(np.arange(len(whole)), whole).tolist()
 
 
 def shoe(decks: int, jokers: int) -> np.ndarray:

@@ -64,3 +64,12 @@ def test_check_hand_names_the_size_and_the_card_over_the_shoe():
         check_hand(parse_cards("KS KS KS"), two_decks, (3,), "test")
     with pytest.raises(ValueError, match="5 copies of JK, but the test shoe holds 4"):
         check_hand(parse_cards("JK " * 5), two_decks, (5,), "test")
+
+
+def test_from_counts_reads_whole_float_counts_and_rejects_others():
+    counts = to_counts(parse_cards("AS AS JK")).astype(np.float32)
+    assert from_counts(counts) == parse_cards("AS AS JK")
+    for bad in (0.5, -1):
+        counts[3] = bad
+        with pytest.raises(ValueError, match="whole numbers 0 or more"):
+            from_counts(counts)
