@@ -89,17 +89,20 @@ def make_record(
 
 
 def save(record: dict, path: str | Path) -> None:
-    """Write ``record`` to ``path`` (its folder is created if missing)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``record`` to ``path`` (its folder is created if missing), one move a line."""
     fields = []
     for key, value in record.items():
-        if isinstance(value, list) and value and isinstance(value[0], dict):  # a move a line
+        if isinstance(value, list) and value and isinstance(value[0], dict):
             value = "[\n  " + ",\n  ".join(json.dumps(v) for v in value) + "\n ]"
         else:
             value = json.dumps(value)
         fields.append(f" {json.dumps(key)}: {value}")
-    path.write_text("{\n" + ",\n".join(fields) + "\n}\n")
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("{\n" + ",\n".join(fields) + "\n}\n")
+    except OSError as err:
+        raise ValueError(f"cannot write the replay file {path}: {err}") from err
 
 
 def load(path: str | Path) -> dict:

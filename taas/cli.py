@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = {"envs": _envs, "play": _play, "replay": _replay, "score": _score}
     try:
         return commands[args.command](args)
-    except (ValueError, OSError) as err:
+    except ValueError as err:
         print(f"taas: error: {err}", file=sys.stderr)
         return 2
 

@@ -4,6 +4,7 @@ recorded scores exactly, and a record that does not fit this taas is a clear err
 import json
 
 import pytest
+from taas.agents import RandomAgent, play_game
 from taas.agents import replay as replays
 
 import taas
@@ -144,3 +145,16 @@ def test_unseeded_play_prints_the_seed_that_replays_it(tmp_path, capsys):
     seed = int(capsys.readouterr().out.splitlines()[0].removeprefix("seed "))
     assert json.loads(path.read_text())["seed"] == seed
     assert main(["replay", str(path)]) == 0
+
+
+def test_an_unwritable_record_path_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    argv = ["play", env_id("mariage"), "--agents", "random,random", "--seed", "1"]
+    assert main([*argv, "--record", str(tmp_path / "file" / "g.json")]) == 2
+    assert "cannot write the replay file" in capsys.readouterr().err
+
+
+def test_play_game_seat_count_reads_as_a_sentence():
+    env = taas.make(env_id("mariage"))
+    with pytest.raises(ValueError, match=r"^1 agent for 2 seats: give one agent per seat$"):
+        play_game(env, [RandomAgent(0)], seed=0)
