@@ -27,6 +27,7 @@ import taas
 
 FORMAT = "taas-replay"
 FORMAT_VERSION = 1
+_FIELDS = ("env_id", "config", "seed", "agents", "moves", "returns", "truncated", "final_info")
 _PRIVATE_ZONES = ("stock", "talon", "indicator")
 """Zones (besides hands) whose cards no player sees; every other zone of
 :meth:`~taas.envs.core.game.Game.zones` is face up."""
@@ -118,6 +119,15 @@ def load(path: str | Path) -> dict:
             f"{path}: replay format version {record.get('format_version')!r}; "
             f"this taas reads version {FORMAT_VERSION}"
         )
+    missing = [k for k in _FIELDS if k not in record]
+    moves = record.get("moves")
+    if missing or not isinstance(moves, list) or not all(
+        isinstance(m, dict) and {"actor", "action", "name"} <= set(m) for m in moves
+    ):
+        raise ReplayError(
+            f"{path}: a damaged replay file "
+            f"({'missing ' + ', '.join(missing) if missing else 'moves need actor, action, name'})"
+        )
     env_id = record["env_id"]
     if env_id not in taas.envs.available_envs():
         game = env_id.rpartition("_v")[0]
@@ -172,12 +182,13 @@ def replay(
         raise ReplayError(
             f"the game ended after {cursor[0]} moves, but the record has {len(record['moves'])}"
         )
+    if result.returns != record["returns"]:
+        raise ReplayError(f"the replay scored {result.returns}, the record {record['returns']}")
     info = _jsonable(result.infos.get(env.possible_agents[0], {}))
-    if result.returns != record["returns"] or info != record["final_info"]:
-        raise ReplayError(
-            f"the replay scored {result.returns} (recorded {record['returns']}) "
-            "or ended with another final info"
-        )
+    if info != record["final_info"]:
+        keys = sorted(k for k in info.keys() | record["final_info"].keys()
+                      if info.get(k) != record["final_info"].get(k))
+        raise ReplayError(f"the replay ends with another final info ({', '.join(keys)} differ)")
     return result
 
 

@@ -93,8 +93,13 @@ def recorded(tmp_path) -> tuple:
     return path, json.loads(path.read_text())
 
 
+DROP = object()
+
+
 def _rewrite(path, record, **changes):
-    path.write_text(json.dumps({**record, **changes}))
+    """Write ``record`` with ``changes`` (a field set to ``DROP`` is left out)."""
+    changed = {**record, **changes}
+    path.write_text(json.dumps({k: v for k, v in changed.items() if v is not DROP}))
 
 
 @pytest.mark.parametrize(
@@ -104,6 +109,9 @@ def _rewrite(path, record, **changes):
         (lambda r: {"env_id": "nope_v0"}, "which this taas does not have"),
         (lambda r: {"format": "other"}, "not a taas replay file"),
         (lambda r: {"format_version": 2}, "replay format version 2"),
+        (lambda r: {"seed": DROP}, "missing seed"),
+        (lambda r: {"moves": [{"action": 0}]}, "moves need actor, action, name"),
+        (lambda r: {"final_info": {**r["final_info"], "deal": -1}}, "(deal differ)"),
         (lambda r: {"returns": [r["returns"][0] + 1, r["returns"][1]]}, "the replay scored"),
         (lambda r: {"moves": r["moves"][:-1]}, "the record ends after"),
         (lambda r: {"moves": [*r["moves"], r["moves"][-1]]}, "the game ended after"),
