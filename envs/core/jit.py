@@ -14,6 +14,7 @@ instead of failing to import.
 from __future__ import annotations
 
 import os
+import warnings
 
 try:
     if os.environ.get("TAAS_NO_NUMBA", "") not in ("", "0"):
@@ -22,10 +23,20 @@ try:
 
     HAVE_NUMBA = True
 
+    _warned = []
+
     def _njit(f, **options):
         try:
             return numba.njit(cache=True, **options)(f)
         except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+            if not _warned:
+                _warned.append(True)
+                warnings.warn(
+                    "numba finds no writable cache directory, so taas compiles its kernels in "
+                    "every process (seconds each); set NUMBA_CACHE_DIR to a writable folder",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
             return numba.njit(**options)(f)
 
     def jit(f):

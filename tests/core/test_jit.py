@@ -36,3 +36,4 @@ def test_kernels_compile_without_a_writable_cache_dir(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["3", "8"]
+    assert out.stderr.count("set NUMBA_CACHE_DIR") == 1  # said once, not per kernel
