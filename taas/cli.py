@@ -170,6 +170,8 @@ def _play(args: argparse.Namespace) -> int:
     paths = replays.record_paths(args.record, episodes) if args.record else []
     results = []
     for e in range(episodes):
+        if args.render and episodes > 1:
+            print(f"--- game {e + 1} of {episodes} (seed {seed + e})")
         result = taas.agents.play_game(env, agents, seed=seed + e, render=args.render)
         if paths:
             record = replays.make_record(env, result, seed + e, specs, agent_seeds)

@@ -74,6 +74,13 @@ def test_render_shows_every_move_with_what_became_public(capsys, tmp_path):
     assert discards and all("[discard +" in line for line in discards)
 
 
+def test_render_heads_each_of_several_games(capsys):
+    argv = ["play", env_id("mariage"), "--agents", "random,random", "--rounds", "2"]
+    assert main([*argv, "--seed", "3", "--render"]) == 0
+    heads = [line for line in capsys.readouterr().out.splitlines() if line.startswith("---")]
+    assert heads == ["--- game 1 of 2 (seed 3)", "--- game 2 of 2 (seed 4)"]
+
+
 def test_step_waits_for_enter_after_each_move(tmp_path, capsys, monkeypatch):
     path = tmp_path / "g.json"
     assert main(["play", env_id("mariage"), "--agents", "random,random", "--seed", "3",
