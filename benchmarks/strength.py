@@ -14,8 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from taas.agents.cli import parse_rule
 from taas.agents.evaluate import Evaluation, duplicate_deals
+
+from taas.cli import parse_rule
 
 
 def main(argv: list[str] | None = None) -> Evaluation:

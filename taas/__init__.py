@@ -2,7 +2,8 @@
 
 ``taas.make(env_id, **rules)`` builds an environment and ``taas.available_envs()`` lists the ids;
 the subpackages are ``taas.envs`` (engines and PettingZoo envs), ``taas.agents`` (agents, the
-play loop, the CLI), ``taas.training`` and ``taas.benchmarks``. In the repository these are the
+play loop, game records), ``taas.training`` and ``taas.benchmarks``; ``taas.cli`` is the
+``taas`` command. In the repository these are the
 top-level folders ``envs/``, ``agents/``, ``training/`` and ``benchmarks/``; installed, they live
 under this one package.
 """

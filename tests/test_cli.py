@@ -1,9 +1,25 @@
 """The taas command line, run in-process through its entry point."""
 
 import json
+import subprocess
+import sys
 
 import pytest
-from taas.agents.cli import main
+
+import taas
+from taas.cli import main
+
+
+def env_id(game: str) -> str:
+    """The installed id of ``game`` (ids move to _v1, _v2 as rules change)."""
+    return next(e for e in taas.available_envs() if e.rpartition("_v")[0] == game)
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"taas {taas.__version__}\n"
 
 
 def test_envs_lists_ids_and_flags(capsys):
@@ -31,8 +47,11 @@ def test_score_continental_json(capsys):
     assert main(["score", "continental", "--hand", hand, "--json"]) == 0
     # hand-checked: 7*4 + 9*5 + 4*3 + 10 + 10 + 15 + 2 = 122; only 2H leaves all grouped
     assert json.loads(capsys.readouterr().out) == {"penalty": 122, "go_out_discards": ["2H"]}
-    assert main(["score", "continental", "--hand", "AS 2D 3C", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"penalty": 6, "go_out_discards": None}
+    # after the deal (15 cards): ace 1, 2-9 face value, 10/J/Q/K 10, joker 15 (spec §2):
+    # 1 + 2 + ... + 9 = 45, four tens and courts 40, JK 15, 2S 2 = 102
+    hand = "AS 2D 3C 4H 5S 6D 7C 8H 9S 10D JC QH KS JK 2S"
+    assert main(["score", "continental", "--hand", hand, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"penalty": 102, "go_out_discards": None}
 
 
 def test_score_marriage_json(capsys):
@@ -79,10 +98,45 @@ def test_score_romme_json(capsys):
     assert json.loads(capsys.readouterr().out)["opening_value"] == 120
 
 
+SIXTEEN = "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H"
+MARRIAGE = "7H 8H 9H AS AD AC 2C 2D 2S 4C 4H 4S 6C 6D 6S 10C 10D 10S QS QD QC"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["score", "continental", "--hand", "7C 7X"], "bad card '7X'"),
+        (["score", "continental", "--hand", "1C " + SIXTEEN[3:]], "bad card '1C'"),
+        (["score", "continental", "--hand", "AS 2D"], "holds 15 or 16 cards, not 2"),
+        (["score", "continental", "--hand", ""], "holds 15 or 16 cards, not 0"),
+        (
+            ["score", "continental", "--hand", "KS " * 7 + "2C 3C 4C 5C 6C 7C 8C 9C 10C"],
+            "7 copies of KS",
+        ),
+        (
+            ["score", "continental", "--hand", SIXTEEN, "--rule", "allow_buying=true"],
+            None,
+        ),
+        (
+            ["score", "continental", "--hand", "AS", "--rule", "allow_buying=true"],
+            "holds 15 to 108 cards, not 1",
+        ),
+        (["score", "continental", "--hand", SIXTEEN, "--hand-size", "13"], "13 or 14 cards"),
+        (["score", "marriage", "--indicator", "7D", "--hand", "AS 2S 3S"], "21 or 22 cards"),
+        (
+            ["score", "marriage", "--indicator", "KS", "--hand", MARRIAGE[:-5] + "KS KS KS"],
+            "3 copies of KS, but the marriage shoe holds 2",  # the third is the indicator
+        ),
+        (
+            ["score", "marriage", "--indicator", "JK", "--rule", "printed_jokers=0",
+             "--hand", MARRIAGE],
+            "indicator JK",
+        ),
+        (["score", "romme", "--hand", ""], "holds 1 to 14 cards, not 0"),
+        (["score", "romme", "--hand", "AS " * 15], "holds 1 to 14 cards, not 15"),
+        (["score", "romme", "--hand", "AS AS AS"], "3 copies of AS"),
+        (["play", env_id("mariage"), "--agents", "random"], "gives 1 agent for"),
+        (["play", env_id("mariage"), "--agents", "random,,random"], "an empty agent spec"),
         (["play", "continental_v0", "--agents", "greedy,bogus,random"], "unknown agent spec"),
         (
             ["play", "continental_v0", "--agents", "random,random,random", "--rule", "jokers=3"],
@@ -92,5 +146,33 @@ def test_score_romme_json(capsys):
     ],
 )
 def test_bad_input_is_a_clear_error(capsys, argv, message):
+    if message is None:  # the valid neighbour of a rejected input
+        assert main(argv) == 0
+        return
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_agent_specs_may_have_spaces(capsys):
+    assert main(["play", env_id("mariage"), "--agents", "random, random", "--seed", "2"]) == 0
+    assert "player_1  random" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("rounds", ["0", "-1", "two"])
+def test_rounds_must_be_positive(capsys, rounds):
+    with pytest.raises(SystemExit) as exit_:
+        main(["play", env_id("mariage"), "--agents", "random,random", "--rounds", rounds])
+    assert exit_.value.code == 2
+    assert f"expected a whole number, 1 or more (got '{rounds}')" in capsys.readouterr().err
+
+
+def test_score_command_skips_loading_numba():
+    """One hand is scored faster in plain Python than numba loads its kernels, so the command
+    (a process of its own) never imports numba; in-process callers keep theirs."""
+    code = (
+        "import sys; from taas.cli import main; sys.argv = ['taas', 'score', 'romme', "
+        "'--hand', 'KS QD 9C 7H']; main(); assert 'numba' not in sys.modules"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "hand_value: 36" in out.stdout

@@ -9,7 +9,7 @@ needed by any rule, and card conservation is checked on counts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 import numpy as np
 
@@ -21,7 +21,7 @@ NUM_SUITS = 4
 JOKER = 52
 NUM_KINDS = 53
 
-_RANK_INDEX = {r: i for i, r in enumerate(RANKS)} | {"T": 9, "1": 0}
+_RANK_INDEX = {r: i for i, r in enumerate(RANKS)} | {"T": 9}
 _SUIT_INDEX = {s: i for i, s in enumerate(SUITS)} | {sym: i for i, sym in enumerate(SUIT_SYMBOLS)}
 
 
@@ -83,8 +83,13 @@ def to_counts(cards: Iterable[int]) -> np.ndarray:
 
 
 def from_counts(counts: np.ndarray) -> list[int]:
-    """Sorted list of card kinds, each repeated by its count (inverse of :func:`to_counts`)."""
-    return np.repeat(np.arange(len(counts)), counts).tolist()
+    """Sorted list of card kinds, each repeated by its count (inverse of :func:`to_counts`).
+    Counts kept in a float array (as observations hold them) are read if they are whole."""
+    counts = np.asarray(counts)
+    whole = counts.astype(np.int64)
+    if (whole != counts).any() or (whole < 0).any():
+        raise ValueError(f"card counts must be whole numbers 0 or more, got {counts.tolist()}")
+    return np.repeat(np.arange(len(whole)), whole).tolist()
 
 
 def shoe(decks: int, jokers: int) -> np.ndarray:
@@ -100,3 +105,22 @@ def shuffled(counts: np.ndarray, rng: np.random.Generator) -> list[int]:
     cards = np.repeat(np.arange(len(counts)), counts)
     rng.shuffle(cards)
     return cards.tolist()
+
+
+def check_hand(cards: list[int], shoe: np.ndarray, sizes: Collection[int], game: str) -> None:
+    """Reject a hand the game cannot deal: a card count outside ``sizes`` (a ``range`` or a few
+    values) or more copies of a card than ``shoe`` holds. Score helpers would otherwise answer
+    for an impossible hand (two cards scored as a penalty of 0, seven kings of spades)."""
+    if len(cards) not in sizes:
+        if isinstance(sizes, range) and sizes.step == 1 and len(sizes) > 2:
+            allowed = f"{sizes[0]} to {sizes[-1]}"
+        else:
+            allowed = " or ".join(map(str, sizes))
+        raise ValueError(f"a {game} hand holds {allowed} cards, not {len(cards)}")
+    counts = np.bincount(np.asarray(cards, dtype=np.int64), minlength=NUM_KINDS)
+    over = np.flatnonzero(counts > shoe)
+    if len(over):
+        c = int(over[0])
+        raise ValueError(
+            f"{counts[c]} copies of {card_str(c)}, but the {game} shoe holds {shoe[c]}"
+        )

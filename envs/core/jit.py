@@ -1,13 +1,20 @@
 """Optional numba compilation for the hot loops (the meld sweep, Marriage's observation).
 
-Code decorated here is written once in the numba-compatible subset of Python:
-``numba.njit(cache=True)`` compiles it when numba is importable and ``TAAS_NO_NUMBA`` is unset;
-otherwise the same functions run as plain Python (slower, same answers).
+Code decorated here is written once in the numba-compatible subset of Python: it is compiled
+when numba is importable and ``TAAS_NO_NUMBA`` is unset; otherwise the same functions run as
+plain Python (slower, same answers).
+
+Compiled code is cached on disk (``cache=True``) so that a new process loads it instead of
+compiling again (seconds per kernel). Numba keeps the cache in ``__pycache__`` next to the
+source, else in the user's cache directory (``NUMBA_CACHE_DIR`` overrides both); where none is
+writable (a read-only install under a read-only home) the kernels are compiled in each process
+instead of failing to import.
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 
 try:
     if os.environ.get("TAAS_NO_NUMBA", "") not in ("", "0"):
@@ -16,14 +23,30 @@ try:
 
     HAVE_NUMBA = True
 
+    _warned = []
+
+    def _njit(f, **options):
+        try:
+            return numba.njit(cache=True, **options)(f)
+        except RuntimeError:  # numba: "cannot cache function ...: no locator available"
+            if not _warned:
+                _warned.append(True)
+                warnings.warn(
+                    "numba finds no writable cache directory, so taas compiles its kernels in "
+                    "every process (seconds each); set NUMBA_CACHE_DIR to a writable folder",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
+            return numba.njit(**options)(f)
+
     def jit(f):
-        return numba.njit(cache=True)(f)
+        return _njit(f)
 
     def jit_norc(f):
         """For functions that allocate nothing and run in tight loops: compiled without
         numba's reference counting, whose atomic increments on every array argument took two
         thirds of a meld sweep's time."""
-        return numba.njit(cache=True, _nrt=False)(f)
+        return _njit(f, _nrt=False)
 
 except ImportError:
     HAVE_NUMBA = False

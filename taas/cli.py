@@ -1,0 +1,277 @@
+"""The ``taas`` command line: list envs, play agents against each other, replay a recorded
+game, score a hand.
+
+taas envs
+taas play continental_v0 --agents greedy,random,random --rounds 3 --seed 1 --render
+taas play romme_v0 --agents heuristic,random --rounds 4 --record games/romme.json
+taas replay games/romme-001.json --step
+taas score continental --hand "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H" --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+
+import numpy as np
+
+import taas
+import taas.agents
+import taas.envs
+from taas.agents import replay as replays
+from taas.envs.core.cards import check_hand, parse_card, parse_cards, shoe
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: this process's arguments); the exit status."""
+    parser = argparse.ArgumentParser(prog="taas", description="Taas card-game environments")
+    parser.add_argument("--version", action="version", version=f"taas {taas.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sub.add_parser("envs", help="list environments with their rule flags")
+
+    play = sub.add_parser("play", help="play agents against each other and print the series")
+    play.add_argument("env_id", help="e.g. continental_v0")
+    play.add_argument(
+        "--agents", required=True, help='agent specs, one per seat: "greedy,random,random"'
+    )
+    play.add_argument(
+        "--rounds", type=_positive, default=1, help="rounds in the series (default 1)"
+    )
+    play.add_argument("--seed", type=int, default=None, help="default: a random seed, printed")
+    play.add_argument(
+        "--render", action="store_true", help="print every move as it happens and the table"
+    )
+    play.add_argument(
+        "--record",
+        metavar="FILE.json",
+        help="write each game as a replay file: FILE.json for one game, FILE-001.json, "
+        "FILE-002.json, ... for several (a series played as one match is one game)",
+    )
+    play.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule flag, e.g. --rule allow_buying=true (repeatable)",
+    )
+
+    rep = sub.add_parser("replay", help="show a recorded game move by move and check its scores")
+    rep.add_argument("file", help="a file written by taas play --record")
+    rep.add_argument("--step", action="store_true", help="wait for Enter after each move")
+
+    score = sub.add_parser("score", help="score a hand (scorekeeping helper)")
+    games = score.add_subparsers(dest="game", required=True)
+    cont = games.add_parser("continental", help="penalty and go-out discards")
+    cont.add_argument("--hand-size", type=int)
+    cont.add_argument("--min-naturals", type=int)
+    marr = games.add_parser("marriage", help="wild rank, show check, penalty and arrangement")
+    marr.add_argument("--indicator", required=True, help="the indicator card, e.g. 7D")
+    marr.add_argument("--lives-required", type=int)
+    marr.add_argument("--ace-penalty", type=int)
+    marr.add_argument("--wild-scope")
+    romme = games.add_parser("romme", help="hand value, loser's charge, best opening")
+    romme.add_argument("--never-opened", action="store_true")
+    romme.add_argument("--players", type=int, default=2)
+    for game in (cont, marr, romme):
+        game.add_argument("--hand", required=True, help='cards, e.g. "7C 10h Ts JK"')
+        game.add_argument(
+            "--rule",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="any other rule flag of the game's env (repeatable)",
+        )
+        game.add_argument("--json", action="store_true")
+
+    args = parser.parse_args(argv)
+    if argv is None and args.command == "score" and "taas.envs.core.jit" not in sys.modules:
+        # One hand is scored faster in plain Python than numba loads (~1 s even from its
+        # disk cache); only a process of our own, since the switch holds until it exits.
+        os.environ.setdefault("TAAS_NO_NUMBA", "1")
+    commands = {"envs": _envs, "play": _play, "replay": _replay, "score": _score}
+    try:
+        return commands[args.command](args)
+    except ValueError as err:
+        print(f"taas: error: {err}", file=sys.stderr)
+        return 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more (got {text!r})")
+    return value
+
+
+def _envs(args: argparse.Namespace) -> int:
+    for env_id in taas.envs.available_envs():
+        config = taas.envs.env_module(env_id).Config
+        print(env_id)
+        for f in dataclasses.fields(config):
+            print(f"    {f.name} = {f.default!r}")
+    return 0
+
+
+def parse_rule(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` from the command line: true/false, none and integers are converted."""
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise ValueError(f"--rule {text!r}: expected NAME=VALUE")
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return name, lowered == "true"
+    if lowered == "none":
+        return name, None
+    try:
+        return name, int(value)
+    except ValueError:
+        return name, value
+
+
+def parse_agents(text: str) -> list[str]:
+    """Comma-separated agent specs; spaces around them are ignored."""
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        raise ValueError(f"--agents {text!r}: an empty agent spec; give one spec per seat")
+    return specs
+
+
+def _play(args: argparse.Namespace) -> int:
+    specs = parse_agents(args.agents)
+    rules = dict(parse_rule(r) for r in args.rule)
+    fields = {f.name for f in dataclasses.fields(taas.envs.env_module(args.env_id).Config)}
+    if "num_players" in fields:
+        rules.setdefault("num_players", len(specs))
+    series = "num_rounds" in fields and "episode" in fields
+    if series:
+        rules.update(episode="match", num_rounds=args.rounds)
+    env = taas.envs.make(args.env_id, **rules)
+    seats = len(env.possible_agents)
+    if len(specs) != seats:
+        raise ValueError(
+            f"--agents gives {len(specs)} agent{'s' * (len(specs) != 1)} for {args.env_id}'s "
+            f"{seats} seats; give one spec per seat, e.g. --agents {','.join(['random'] * seats)}"
+        )
+    seed = int(np.random.SeedSequence().entropy % 2**31) if args.seed is None else args.seed
+    print(f"seed {seed}")
+    agent_seeds = [seed * 1000 + i for i in range(seats)]
+    agents = [
+        taas.agents.make(spec, args.env_id, seed=s, config=rules)
+        for spec, s in zip(specs, agent_seeds, strict=True)
+    ]
+    episodes = 1 if series else args.rounds
+    paths = replays.record_paths(args.record, episodes) if args.record else []
+    results = []
+    for e in range(episodes):
+        if args.render and episodes > 1:
+            print(f"--- game {e + 1} of {episodes} (seed {seed + e})")
+        result = taas.agents.play_game(env, agents, seed=seed + e, render=args.render)
+        if paths:
+            record = replays.make_record(env, result, seed + e, specs, agent_seeds)
+            replays.save(record, paths[e])
+        results.append(result)
+    if paths:
+        print(f"recorded {', '.join(map(str, paths))}")
+    if series:
+        info = results[0].infos["player_0"]
+        table = [r["penalties"] for r in info["rounds"]]
+        _print_series("penalty points per round (lowest total wins)", specs, table)
+        if not results[0].truncated:
+            print(f"winner: player_{info['winner']} ({specs[info['winner']]})")
+    else:
+        _print_series("rewards per episode", specs, [r.returns for r in results])
+    return 0
+
+
+def _print_series(title: str, specs: list[str], per_round: list[list[float]]) -> None:
+    heads = [f"r{i + 1}" for i in range(len(per_round))]
+    width = max(len(s) for s in specs)
+    print(f"\n{title}")
+    print(f"{'seat':9} {'agent':{width}} " + " ".join(f"{h:>6}" for h in heads) + "   total")
+    for seat, spec in enumerate(specs):
+        cells = " ".join(f"{r[seat]:6g}" for r in per_round)
+        total = sum(r[seat] for r in per_round)
+        print(f"player_{seat:<2} {spec:{width}} {cells} {total:7g}")
+
+
+def _replay(args: argparse.Namespace) -> int:
+    record = replays.load(args.file)
+    agents = ", ".join(f"{a['seat']} {a['spec']}" for a in record["agents"])
+    print(f"{record['env_id']} seed {record['seed']}: {agents}")
+
+    def show(line: str) -> None:
+        print(line)
+        if args.step:
+            input()
+
+    result = replays.replay(record, show=show)
+    print(f"returns {' '.join(f'{r:g}' for r in result.returns)} (as recorded)")
+    return 0
+
+
+def _given(options: dict) -> dict:
+    """The command-line options the user set (argparse leaves the others None)."""
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _score(args: argparse.Namespace) -> int:
+    from taas.envs.core.config import build_config
+
+    cards = parse_cards(args.hand)
+    rules = dict(parse_rule(r) for r in args.rule)
+    if args.game == "continental":
+        from taas.envs.continental.config import GAME, Config
+        from taas.envs.continental.rules import score_hand
+
+        named = {"hand_size": args.hand_size, "min_naturals_per_group": args.min_naturals}
+        flags = {**rules, **_given(named)}
+        cfg = build_config(Config, GAME, flags)
+        # after the deal or a draw; each bought discard brings two penalty cards for good
+        deal, in_play = cfg.deal_size, shoe(cfg.decks, cfg.total_jokers)
+        sizes = range(deal, int(in_play.sum()) + 1) if cfg.allow_buying else (deal, deal + 1)
+        check_hand(cards, in_play, sizes, GAME)
+        result = score_hand(cards, **flags)
+    elif args.game == "marriage":
+        from taas.envs.marriage.config import GAME, Config
+        from taas.envs.marriage.scoring import score_hand
+
+        named = {
+            "lives_required": args.lives_required,
+            "ace_penalty": args.ace_penalty,
+            "wild_scope": args.wild_scope,
+        }
+        flags = {**rules, **_given(named)}
+        cfg = build_config(Config, GAME, flags)
+        in_play = shoe(cfg.decks, cfg.jokers)
+        indicator = parse_card(args.indicator)
+        if not in_play[indicator]:
+            raise ValueError(f"indicator {args.indicator}: the {GAME} shoe holds no such card")
+        in_play[indicator] -= 1  # the indicator is out of play
+        check_hand(cards, in_play, (cfg.deal_size, cfg.deal_size + 1), GAME)
+        result = score_hand(cards, args.indicator, **flags)
+    else:
+        from taas.envs.romme.config import GAME, Config
+        from taas.envs.romme.scoring import score_hand
+
+        cfg = build_config(Config, GAME, {"num_players": args.players, **rules})
+        # a player holds at most one card over the deal (after drawing), at least one
+        check_hand(cards, shoe(2, cfg.jokers), range(1, cfg.hand_size + 2), GAME)
+        result = score_hand(cards, args.never_opened, args.players, **rules)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            shown = " ".join(map(str, value)) if isinstance(value, list) else value
+            print(f"{key}: {shown}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
