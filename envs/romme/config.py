@@ -22,6 +22,8 @@ class Config:
 
     ``target_per_opponent`` sets the match target (100 per opponent); ``never_opened_cap`` is
     the flat cap, the other cap (half the target) always applies as the seed says.
+    ``rediscard_ban_lapses=True`` lets the card just taken from the pile be discarded when
+    nothing else is left to discard (romme_v0's behaviour); by default it never is.
     ``episode="match"`` plays rounds until the target is reached with a single lowest total.
     """
 
@@ -40,6 +42,7 @@ class Config:
     may_discard_joker: bool = True
     must_discard_to_go_out: bool = False
     forbid_rediscard_of_drawn_discard: bool = True
+    rediscard_ban_lapses: bool = False
     on_stock_empty: str = "block"
     hand_rummy_scoring: str = "flat"
     hand_rummy_points: int = 200
@@ -71,6 +74,7 @@ class Config:
             "may_discard_joker",
             "must_discard_to_go_out",
             "forbid_rediscard_of_drawn_discard",
+            "rediscard_ban_lapses",
             "hand_rummy_ignores_opening_min",
         ):
             check_choice(GAME, flag, getattr(self, flag), BOOLS)
