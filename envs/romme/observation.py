@@ -23,8 +23,9 @@ opening, and who laid it (``ROW_LAYOUT``).
 from __future__ import annotations
 
 import numpy as np
-from taas.envs.core.cards import NUM_KINDS, NUM_RANKS
+from taas.envs.core.cards import NUM_KINDS, NUM_RANKS, kind
 from taas.envs.core.game import Observer, make_layout, write_seats
+from taas.envs.romme import actions as A
 from taas.envs.romme.config import MAX_PLAYERS, Config
 from taas.envs.romme.rules import (
     COPY_STEP,
@@ -175,3 +176,20 @@ class RommeObserver(Observer):
                 self._rows.clear()
             row = self._rows[key] = encode_meld(m)
         return row
+
+
+def lay_off_card(observation: np.ndarray, action: int) -> int:
+    """The card kind a natural lay-off id (:data:`~taas.envs.romme.actions.LAY_OFF`) takes
+    from the hand, read from the observation's table row of its slot, so rule-based agents
+    can weigh lay-offs by card without the engine."""
+    slot, i = divmod(action - A.LAY_OFF, A.LAY_PER_SLOT)
+    if not 0 <= slot < MAX_MELDS or i >= A.LAY_JOKER_LOW:
+        raise ValueError(f"action {action} ({A.action_to_str(action)}) is no natural lay-off")
+    row = observation[_TABLE + slot * ROW_SIZE : _TABLE + (slot + 1) * ROW_SIZE]
+    first = int(np.argmax(row[ROW_LAYOUT["first"]]))
+    if i >= A.LAY_SUIT:
+        return kind(first, i - A.LAY_SUIT)
+    suit = int(np.argmax(row[ROW_LAYOUT["suits"]]))
+    length = int(np.count_nonzero(row[ROW_LAYOUT["naturals"]] + row[ROW_LAYOUT["jokers"]]))
+    pos = first + length if i == A.LAY_LOW + 1 else (first - 1 if first else 12)
+    return kind(pos % NUM_RANKS, suit)

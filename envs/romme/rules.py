@@ -81,7 +81,6 @@ _DISCARDED, _TAKEN, _OPENED, _SIZE, _TOTAL, _DEALER = (
 )
 COPY_STEP = np.array([0.5] * JOKER + [1.0 / MAX_JOKERS], np.float32)
 """One card of a kind as a share of the most copies a shoe holds (2; jokers 6)."""
-_SIZE_STEP = np.float32(1.0 / MAX_HAND)
 
 # Value of each kind left in hand: Ace 11, 2-10 face value, J/Q/K 10, Joker 20.
 HAND_VALUES = np.array([11] + list(range(2, 11)) + [10] * 3, np.int64)
@@ -239,7 +238,7 @@ class RommeGame(Game):
         hand sizes, totals, the dealer, the pile counts): after a deal, a scoring, or a state
         built by hand. Play keeps them up to date step by step."""
         s.public[:, _OPENED] = s.opened
-        s.public[:, _SIZE] = s.hands.sum(axis=1) * _SIZE_STEP
+        s.public[:, _SIZE] = s.hands.sum(axis=1) / MAX_HAND
         s.public[:, _TOTAL] = np.tanh(s.totals / TOTAL_SCALE)
         s.public[:, _DEALER] = 0
         s.public[s.dealer, _DEALER] = 1
@@ -500,15 +499,15 @@ class RommeGame(Game):
         hand = s.hands[p]
         if a == A.DRAW_STOCK:
             hand[s.stock.pop()] += 1
-            s.public[p, _SIZE] += _SIZE_STEP
+            s.public[p, _SIZE] = hand.sum() / MAX_HAND
             self._refill(s)
             s.phase = PLAY
         elif a == A.DRAW_DISCARD:
             card = s.drawn_discard = s.discard.pop()
             s.pile[card] -= 1
             _record(s.public[p, _TAKEN:], card)
-            s.public[p, _SIZE] += _SIZE_STEP
             hand[card] += 1
+            s.public[p, _SIZE] = hand.sum() / MAX_HAND
             s.phase = PLAY
         elif a >= A.MELD:
             self._meld(s, a - A.MELD)
@@ -526,7 +525,7 @@ class RommeGame(Game):
             s.melds[slot] = s.melds[slot].lay_off(i)
             s.jokers_placed += k == JOKER
             hand[k] -= 1
-            s.public[p, _SIZE] -= _SIZE_STEP
+            s.public[p, _SIZE] = hand.sum() / MAX_HAND
             self._slot_changed(s, slot)
             if not hand.any():
                 self._end_round(s, p)
@@ -535,7 +534,7 @@ class RommeGame(Game):
                 m = s.melds.pop()
                 np.add.at(hand, m.cards(), 1)
                 s.jokers_placed -= m.joker_count()
-            s.public[p, _SIZE] = hand.sum() * _SIZE_STEP
+            s.public[p, _SIZE] = hand.sum() / MAX_HAND
             s.pending_value = 0
             self._table_changed(s)
         else:
@@ -544,7 +543,7 @@ class RommeGame(Game):
             s.discard.append(k)
             s.pile[k] += 1
             _record(s.public[p, _DISCARDED:], k)
-            s.public[p, _SIZE] -= _SIZE_STEP
+            s.public[p, _SIZE] = hand.sum() / MAX_HAND
             if not hand.any():
                 if self.pending(s):  # going out under hand_rummy_ignores_opening_min
                     self._commit(s)
@@ -560,7 +559,7 @@ class RommeGame(Game):
         for c in m.naturals():
             hand[c] -= 1
         hand[JOKER] -= m.joker_count()
-        s.public[p, _SIZE] -= len(m) * _SIZE_STEP
+        s.public[p, _SIZE] = hand.sum() / MAX_HAND
         s.jokers_placed += m.joker_count()
         s.melds.append(m)
         if opened:
