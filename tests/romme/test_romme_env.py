@@ -1,9 +1,12 @@
 """romme_v1 as a PettingZoo env: API, seeding, conformance, hidden information, bad input."""
 
+import pickle
 import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 from romme_helpers import play, setup
 from taas.envs.core.cards import NUM_KINDS
@@ -197,3 +200,59 @@ def test_bad_input():
         warnings.simplefilter("ignore")
         wrapped.step(2)
     assert wrapped.rewards[agent] == -1 and all(wrapped.terminations.values())
+
+
+def test_up_card_stays_public_after_a_reshuffle():
+    """The card turned up at the deal is no seat's discard; once the pile is reshuffled into
+    the stock only its own block still shows it."""
+    config = Config(num_players=2, on_stock_empty="reshuffle")
+    game, observer = RommeGame(config), RommeObserver(config)
+    state = game.new_state(np.random.default_rng(6))  # a deal that reaches the reshuffle
+    up, shuffles = state.discard[0], state.shuffles
+    rng = np.random.default_rng(0)
+    while state.shuffles == shuffles and not state.over:
+        game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    assert not state.over
+    for player in range(2):
+        assert np.flatnonzero(observer.encode(state, player)[LAYOUT["up_card"]]).tolist() == [up]
+
+
+def test_clone_is_independent():
+    game, state = setup({0: "8H 9H 2C"}, melds=((1, "5H 6H 7H"),), opened=(0, 1))
+    before = pickle.dumps(state)
+    other = state.clone()
+    assert pickle.dumps(other) == before
+    play(game, other, "lay_off @0 high")
+    other.hands[1, 0] += 1
+    other.stock.pop()
+    other.discard.append(0)
+    other.melds.append(other.melds[0])
+    other.public[:] = 0.5
+    other.totals[0] = 7
+    assert pickle.dumps(state) == before and str(state.melds[0]) == "5♥ 6♥ 7♥"
+    play(game, state, "lay_off @0 high")  # the original still plays on its own
+    assert len(state.melds) == 1 and state.hands[0].sum() == 2
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rules=st.sampled_from(
+        [
+            {"num_players": 2, "on_stock_empty": "reshuffle"},
+            {"num_players": 6, "hand_size": 14, "first_player_extra_card": True},
+            {"num_players": 3, "episode": "match", "max_turns_per_round": 30},
+        ]
+    ),
+)
+def test_observations_stay_within_declared_bounds(seed, rules):
+    config = Config(**{"max_turns_per_round": 150, **rules})
+    game, observer = RommeGame(config), RommeObserver(config)
+    assert (observer.low == 0).all() and (observer.high == 1).all()
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
+    while not state.over:
+        for player in range(game.num_players):
+            obs = observer.encode(state, player)
+            assert (obs >= 0).all() and (obs <= 1).all(), seed
+        game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
