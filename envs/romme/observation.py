@@ -29,11 +29,9 @@ from taas.envs.romme import actions as A
 from taas.envs.romme.config import MAX_PLAYERS, Config
 from taas.envs.romme.rules import (
     COPY_STEP,
-    DRAW,
     MAX_JOKERS,
     MAX_MELDS,
     PHASES,
-    PLAY,
     SEAT_SIZE,
     TOTAL_SCALE,
     RommeState,
@@ -76,7 +74,10 @@ _TOP, _UP, _SEATS, _TABLE, _TAKEN_NOW = (
     LAYOUT[k].start for k in ("top_discard", "up_card", "seats", "table", "taken_now")
 )
 _STOCK_SCALE = 110.0
-_TAIL = slice(LAYOUT["phase"].start, SIZE)  # phase, stock size, pending, opened now, owed, target
+_PHASE, _STOCK, _PENDING, _OPENED_NOW, _OWED, _TARGET = (
+    LAYOUT[k].start
+    for k in ("phase", "stock_size", "pending_value", "opened_now", "owed_jokers", "target")
+)
 _OWNER = ROW_LAYOUT["owner"].start
 _ROWS_KEPT = 10_000  # distinct meld rows an observer remembers (~2.6 MB)
 
@@ -122,10 +123,10 @@ class RommeObserver(Observer):
 
     def encode(self, state: RommeState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
-        obs[_HAND] = state.hands[player] * COPY_STEP
+        np.multiply(state.hands[player], COPY_STEP, out=obs[_HAND])
         if state.discard:
             obs[_TOP + state.discard[-1]] = 1.0
-            obs[_PILE] = state.pile * COPY_STEP
+            np.multiply(state.pile, COPY_STEP, out=obs[_PILE])
         if state.up_card >= 0:
             obs[_UP + state.up_card] = 1.0
         write_seats(obs, _SEATS, state.public, player)
@@ -134,18 +135,14 @@ class RommeObserver(Observer):
             obs[_TABLE : _TABLE + len(table)] = table
         if state.drawn_discard >= 0:
             obs[_TAKEN_NOW + state.drawn_discard] = 1.0
-        owed = max(0, state.exchanged - state.jokers_placed)
-        if not self.config.exchanged_joker_must_be_used:
-            owed = 0
-        obs[_TAIL] = [
-            float(state.phase == DRAW),
-            float(state.phase == PLAY),
-            len(state.stock) / _STOCK_SCALE,
-            min(1.0, state.pending_value * self._pending_scale),
-            float(state.opened_now),
-            owed / MAX_JOKERS,
-            self._target,
-        ]
+        obs[_PHASE + state.phase] = 1.0
+        obs[_STOCK] = len(state.stock) / _STOCK_SCALE
+        if state.pending_value:
+            obs[_PENDING] = min(1.0, state.pending_value * self._pending_scale)
+        obs[_OPENED_NOW] = state.opened_now
+        if state.exchanged > state.jokers_placed and self.config.exchanged_joker_must_be_used:
+            obs[_OWED] = (state.exchanged - state.jokers_placed) / MAX_JOKERS
+        obs[_TARGET] = self._target
         return obs
 
     def _table(self, state: RommeState, player: int) -> np.ndarray:

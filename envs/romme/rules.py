@@ -58,6 +58,7 @@ _LONGEST = int(A.SHAPE_LENGTH.max())
 _NONE = NUM_KINDS  # "nothing offered" in the slot tables; the hand is padded with a 0 there
 _LAY_IDS = MAX_MELDS * A.LAY_PER_SLOT
 _SWAP_IDS = MAX_MELDS * A.SWAP_PER_SLOT
+_NO_IDS = np.zeros(0, np.int64)
 _LAY_JOKER = np.zeros(_LAY_IDS, bool)  # the lay-off ids that place a joker
 for _i in (A.LAY_JOKER_LOW, A.LAY_JOKER_LOW + 1, A.LAY_JOKER_SET):
     _LAY_JOKER[_i :: A.LAY_PER_SLOT] = True
@@ -116,9 +117,11 @@ def _record(row: np.ndarray, k: int) -> None:
 @dataclass
 class RommeState(State):
     """One episode. Public history is kept incrementally for observations (``public``, the
-    seats' records, and ``pile``); ``lay_kind``/``swap_kind`` say per lay-off and exchange id
-    which card the hand gives (``NUM_KINDS``: the id is not offered), kept up to date slot by
-    slot as the table changes. Table melds are immutable, so :meth:`clone` shares them."""
+    seats' records, ``sizes`` and ``pile``); ``lay_kind``/``swap_kind`` say per lay-off and
+    exchange id which card the hand gives (``NUM_KINDS``: the id is not offered), kept up to
+    date slot by slot as the table changes, and ``offers`` lists the offered ids with their
+    cards (lay-off ids, kinds, exchange ids, kinds). Table melds are immutable, so
+    :meth:`clone` shares them (and ``offers``, which is replaced, never changed)."""
 
     seed: int
     hands: np.ndarray  # (players, kinds)
@@ -148,6 +151,8 @@ class RommeState(State):
     history: list[dict] = field(default_factory=list)
     lay_kind: np.ndarray = field(default_factory=lambda: np.full(_LAY_IDS, _NONE, np.int8))
     swap_kind: np.ndarray = field(default_factory=lambda: np.full(_SWAP_IDS, _NONE, np.int8))
+    offers: tuple = (_NO_IDS, _NO_IDS, _NO_IDS, _NO_IDS)
+    sizes: list[int] = field(default_factory=list)  # cards in each hand
     version: int = 0  # bumped whenever the table changes
     obs_cache: tuple | None = None  # the observer's table rows (see observation.py)
 
@@ -165,6 +170,7 @@ class RommeState(State):
         d["stock"] = self.stock[:]
         d["discard"] = self.discard[:]
         d["winners"] = self.winners[:]
+        d["sizes"] = self.sizes[:]
         d["history"] = self.history[:]
         return new
 
@@ -238,7 +244,8 @@ class RommeGame(Game):
         hand sizes, totals, the dealer, the pile counts): after a deal, a scoring, or a state
         built by hand. Play keeps them up to date step by step."""
         s.public[:, _OPENED] = s.opened
-        s.public[:, _SIZE] = s.hands.sum(axis=1) / MAX_HAND
+        s.sizes = s.hands.sum(axis=1).tolist()
+        s.public[:, _SIZE] = np.array(s.sizes) / MAX_HAND
         s.public[:, _TOTAL] = np.tanh(s.totals / TOTAL_SCALE)
         s.public[:, _DEALER] = 0
         s.public[s.dealer, _DEALER] = 1
@@ -337,18 +344,16 @@ class RommeGame(Game):
             return mask
         cfg, p = self.config, s.current
         hand = s.hands[p]
-        size = int(hand.sum())
+        size = s.sizes[p]
         opened = bool(s.opened[p])
         pending = self.pending(s)
         mask[A.MELD : A.MELD + len(self._no_shapes)] = self._shape_mask(s, hand, size)
         table = self.may_use_table(s)
-        padded = None
-        if table and size > cfg.must_discard_to_go_out:
-            padded = np.append(hand, 0)
-            mask[A.LAY_OFF : A.EXCHANGE] = padded[s.lay_kind] > 0
-        if table or (not opened and cfg.exchange_before_opening):
-            padded = np.append(hand, 0) if padded is None else padded
-            mask[A.EXCHANGE : A.MELD] = padded[s.swap_kind] > 0
+        lay_ids, lay_kinds, swap_ids, swap_kinds = s.offers
+        if table and size > cfg.must_discard_to_go_out and lay_ids.size:
+            mask[lay_ids[hand[lay_kinds] > 0]] = 1
+        if (table or (not opened and cfg.exchange_before_opening)) and swap_ids.size:
+            mask[swap_ids[hand[swap_kinds] > 0]] = 1
         mask[A.ABANDON] = pending
         if pending and not (self.hand_rummy_exempt(s) and size == 1):
             return mask
@@ -427,31 +432,30 @@ class RommeGame(Game):
     # -- the look-ahead: no dead ends --------------------------------------------------------
     def _take_risky(self, s: RommeState) -> bool:
         """Would taking the discard leave a hand of nothing but barred copies of it?"""
-        hand = s.hands[s.current]
-        return self._ban and int(hand.sum()) == int(hand[s.discard[-1]])
+        p, top = s.current, s.discard[-1]
+        return self._ban and s.sizes[p] == int(s.hands[p, top])
 
     def _risky(self, s: RommeState, mask: np.ndarray) -> list[int]:
         """The offered actions after which the turn might not be able to end: all of them while
         a joker is owed, every exchange when it must be used, and the lay-offs and melds that
         would leave only the barred card."""
-        owed = self.owed_jokers(s)
-        play = np.flatnonzero(mask[A.LAY_OFF :]) + A.LAY_OFF
-        if owed:
-            return play.tolist() + ([A.ABANDON] if mask[A.ABANDON] else [])
+        if self.owed_jokers(s):
+            risky = (np.flatnonzero(mask[A.LAY_OFF :]) + A.LAY_OFF).tolist()
+            return risky + ([A.ABANDON] if mask[A.ABANDON] else [])
         risky = []
-        if self.config.exchanged_joker_must_be_used:
-            risky = [int(a) for a in play if A.EXCHANGE <= a < A.MELD]
+        if self.config.exchanged_joker_must_be_used and s.offers[2].size:
+            risky = (np.flatnonzero(mask[A.EXCHANGE : A.MELD]) + A.EXCHANGE).tolist()
         y = self.barred(s)
         hand = s.hands[s.current]
         if y < 0 or not hand[y]:
             return risky
-        other = int(hand.sum()) - int(hand[y])  # cards the mover may discard
+        other = s.sizes[s.current] - int(hand[y])  # cards the mover may discard
         if other > _LONGEST:
             return risky
-        lay = play[play < A.EXCHANGE]
-        kinds = s.lay_kind[lay - A.LAY_OFF]
-        risky += lay[np.where(kinds == y, other == 0, other == 1)].tolist()
-        shapes = play[play >= A.MELD] - A.MELD
+        lay = np.flatnonzero(mask[A.LAY_OFF : A.EXCHANGE])
+        kinds = s.lay_kind[lay]
+        risky += (lay[np.where(kinds == y, other == 0, other == 1)] + A.LAY_OFF).tolist()
+        shapes = np.flatnonzero(mask[A.MELD :])
         if shapes.size:
             if y == JOKER:  # the shape's natural cards are the ones not barred
                 used = self.opening.naturals(hand)[shapes]
@@ -474,7 +478,13 @@ class RommeGame(Game):
         if s.over or s.phase == DRAW:
             return True
         owed = self.owed_jokers(s)
-        if self.pending(s) and not (owed and self._owed_after_abandon(s)):
+        pending = self.pending(s)
+        if pending and not (owed and self._owed_after_abandon(s)):
+            return True
+        hand = s.hands[s.current]
+        if not (owed or pending) and self._discards(s, hand).any():
+            return True
+        if owed == 1 and self._joker_off_then_discard(s, hand):
             return True
         mask = self._rules_mask(s)
         if mask[A.DISCARD : A.LAY_OFF].any():
@@ -484,10 +494,21 @@ class RommeGame(Game):
             mask[A.EXCHANGE : A.MELD] = 0
             mask[A.LAY_OFF : A.EXCHANGE] &= _LAY_JOKER
             shapes = np.flatnonzero(mask[A.MELD :])
-            hand = s.hands[s.current]
             natural = self.opening.naturals(hand)[shapes] == self.opening.length[shapes]
             mask[A.MELD + shapes[natural]] = 0
         return any(self._alive_after(s, int(a)) for a in np.flatnonzero(mask))
+
+    def _joker_off_then_discard(self, s: RommeState, hand: np.ndarray) -> bool:
+        """The common way to settle one owed joker, checked without the full mask: lay it off
+        somewhere on the table and keep a card that may be discarded."""
+        size = s.sizes[s.current]
+        if size <= self.config.must_discard_to_go_out or not self.may_use_table(s):
+            return False
+        if not (s.offers[1] == JOKER).any():
+            return False
+        y = self.barred(s)
+        barred = 0 if y < 0 else int(hand[y]) - (y == JOKER)
+        return size == 1 or size - 1 - barred > 0  # out, or a card left to discard
 
     def _owed_after_abandon(self, s: RommeState) -> bool:
         placed = sum(m.joker_count() for m in s.melds if m.provisional)
@@ -499,7 +520,7 @@ class RommeGame(Game):
         hand = s.hands[p]
         if a == A.DRAW_STOCK:
             hand[s.stock.pop()] += 1
-            s.public[p, _SIZE] = hand.sum() / MAX_HAND
+            self._resize(s, p, 1)
             self._refill(s)
             s.phase = PLAY
         elif a == A.DRAW_DISCARD:
@@ -507,7 +528,7 @@ class RommeGame(Game):
             s.pile[card] -= 1
             _record(s.public[p, _TAKEN:], card)
             hand[card] += 1
-            s.public[p, _SIZE] = hand.sum() / MAX_HAND
+            self._resize(s, p, 1)
             s.phase = PLAY
         elif a >= A.MELD:
             self._meld(s, a - A.MELD)
@@ -525,16 +546,16 @@ class RommeGame(Game):
             s.melds[slot] = s.melds[slot].lay_off(i)
             s.jokers_placed += k == JOKER
             hand[k] -= 1
-            s.public[p, _SIZE] = hand.sum() / MAX_HAND
+            self._resize(s, p, -1)
             self._slot_changed(s, slot)
-            if not hand.any():
+            if not s.sizes[p]:
                 self._end_round(s, p)
         elif a == A.ABANDON:
             while s.melds and s.melds[-1].provisional:
                 m = s.melds.pop()
                 np.add.at(hand, m.cards(), 1)
                 s.jokers_placed -= m.joker_count()
-            s.public[p, _SIZE] = hand.sum() / MAX_HAND
+                self._resize(s, p, len(m))
             s.pending_value = 0
             self._table_changed(s)
         else:
@@ -543,13 +564,19 @@ class RommeGame(Game):
             s.discard.append(k)
             s.pile[k] += 1
             _record(s.public[p, _DISCARDED:], k)
-            s.public[p, _SIZE] = hand.sum() / MAX_HAND
-            if not hand.any():
+            self._resize(s, p, -1)
+            if not s.sizes[p]:
                 if self.pending(s):  # going out under hand_rummy_ignores_opening_min
                     self._commit(s)
                 self._end_round(s, p)
             else:
                 self._end_turn(s)
+
+    @staticmethod
+    def _resize(s: RommeState, p: int, change: int) -> None:
+        """Hand ``p`` gained (lost) ``change`` cards: its size and the public record of it."""
+        s.sizes[p] += change
+        s.public[p, _SIZE] = s.sizes[p] / MAX_HAND
 
     def _meld(self, s: RommeState, shape: int) -> None:
         p = s.current
@@ -559,7 +586,7 @@ class RommeGame(Game):
         for c in m.naturals():
             hand[c] -= 1
         hand[JOKER] -= m.joker_count()
-        s.public[p, _SIZE] = hand.sum() / MAX_HAND
+        self._resize(s, p, -len(m))
         s.jokers_placed += m.joker_count()
         s.melds.append(m)
         if opened:
@@ -567,10 +594,10 @@ class RommeGame(Game):
         else:
             s.pending_value += m.value()
             done = s.pending_value >= self.config.opening_min and self._drawn_card_used(s)
-            if done or not hand.any():
+            if done or not s.sizes[p]:
                 self._commit(s)
             s.version += 1
-        if not hand.any():
+        if not s.sizes[p]:
             self._end_round(s, p)
 
     def _commit(self, s: RommeState) -> None:
@@ -581,7 +608,7 @@ class RommeGame(Game):
         s.pending_value = 0
         self._table_changed(s)
 
-    def _slot_changed(self, s: RommeState, slot: int) -> None:
+    def _slot_changed(self, s: RommeState, slot: int, compact: bool = True) -> None:
         """Rebuild the lay-off and exchange ids of one table slot (committed melds only)."""
         lay = s.lay_kind[slot * A.LAY_PER_SLOT : (slot + 1) * A.LAY_PER_SLOT]
         swap = s.swap_kind[slot * A.SWAP_PER_SLOT : (slot + 1) * A.SWAP_PER_SLOT]
@@ -593,14 +620,22 @@ class RommeGame(Game):
                 lay[i] = k
             for i, k in swaps:
                 swap[i] = k
-        s.version += 1
+        if compact:
+            self._list_offers(s)
 
     def _table_changed(self, s: RommeState) -> None:
         """Rebuild the lay-off and exchange ids of the whole table."""
         s.lay_kind[:] = _NONE
         s.swap_kind[:] = _NONE
         for slot in range(len(s.melds)):
-            self._slot_changed(s, slot)
+            self._slot_changed(s, slot, compact=False)
+        self._list_offers(s)
+
+    @staticmethod
+    def _list_offers(s: RommeState) -> None:
+        lay = np.flatnonzero(s.lay_kind != _NONE)
+        swap = np.flatnonzero(s.swap_kind != _NONE)
+        s.offers = (lay + A.LAY_OFF, s.lay_kind[lay], swap + A.EXCHANGE, s.swap_kind[swap])
         s.version += 1
 
     def _refill(self, s: RommeState) -> None:

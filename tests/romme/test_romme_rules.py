@@ -149,6 +149,7 @@ def test_r12_end_of_game_and_tie():
     state.hands[1] = to_counts(parse_cards("2C 3C 4C"))
     state.discard += parse_cards("6D 7H")
     state.current = 1
+    game.refresh_public(state)  # the hand was edited by hand
     play(game, state, "meld 2C-4C")  # player 1 goes out; player 0 pays 24 -> 114
     assert state.over and state.totals.tolist() == [114, 60] and state.winners == [1]
     game, state = setup(
