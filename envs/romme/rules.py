@@ -55,11 +55,8 @@ MAX_JOKERS = 6
 TOTAL_SCALE = 500.0
 """Match totals are observed as ``tanh(total / 500)`` (500: the 6-player target)."""
 _LONGEST = int(A.SHAPE_LENGTH.max())
-_NONE = NUM_KINDS  # "nothing offered" in the slot tables; the hand is padded with a 0 there
-_LAY_IDS = MAX_MELDS * A.LAY_PER_SLOT
-_SWAP_IDS = MAX_MELDS * A.SWAP_PER_SLOT
 _NO_IDS = np.zeros(0, np.int64)
-_LAY_JOKER = np.zeros(_LAY_IDS, bool)  # the lay-off ids that place a joker
+_LAY_JOKER = np.zeros(MAX_MELDS * A.LAY_PER_SLOT, bool)  # the lay-off ids that place a joker
 for _i in (A.LAY_JOKER_LOW, A.LAY_JOKER_LOW + 1, A.LAY_JOKER_SET):
     _LAY_JOKER[_i :: A.LAY_PER_SLOT] = True
 
@@ -117,11 +114,10 @@ def _record(row: np.ndarray, k: int) -> None:
 @dataclass
 class RommeState(State):
     """One episode. Public history is kept incrementally for observations (``public``, the
-    seats' records, ``sizes`` and ``pile``); ``lay_kind``/``swap_kind`` say per lay-off and
-    exchange id which card the hand gives (``NUM_KINDS``: the id is not offered), kept up to
-    date slot by slot as the table changes, and ``offers`` lists the offered ids with their
-    cards (lay-off ids, kinds, exchange ids, kinds). Table melds are immutable, so
-    :meth:`clone` shares them (and ``offers``, which is replaced, never changed)."""
+    seats' records, ``sizes`` and ``pile``); ``offers`` lists what the table takes, rebuilt
+    whenever it changes: the lay-off ids with the card each takes from the hand, and the
+    exchange ids with theirs. Table melds are immutable, so :meth:`clone` shares them (and
+    ``offers``, which is replaced, never changed)."""
 
     seed: int
     hands: np.ndarray  # (players, kinds)
@@ -149,8 +145,6 @@ class RommeState(State):
     truncated: bool = False
     winners: list[int] = field(default_factory=list)
     history: list[dict] = field(default_factory=list)
-    lay_kind: np.ndarray = field(default_factory=lambda: np.full(_LAY_IDS, _NONE, np.int8))
-    swap_kind: np.ndarray = field(default_factory=lambda: np.full(_SWAP_IDS, _NONE, np.int8))
     offers: tuple = (_NO_IDS, _NO_IDS, _NO_IDS, _NO_IDS)
     sizes: list[int] = field(default_factory=list)  # cards in each hand
     version: int = 0  # bumped whenever the table changes
@@ -164,8 +158,6 @@ class RommeState(State):
         d.update(self.__dict__)
         for name in ("hands", "public", "pile", "opened", "totals", "returns"):
             d[name] = d[name].copy()
-        d["lay_kind"] = self.lay_kind.copy()
-        d["swap_kind"] = self.swap_kind.copy()
         d["melds"] = self.melds[:]
         d["stock"] = self.stock[:]
         d["discard"] = self.discard[:]
@@ -330,8 +322,9 @@ class RommeGame(Game):
             if mask[A.DRAW_DISCARD] and self._take_risky(s):
                 mask[A.DRAW_DISCARD] = self._alive_after(s, A.DRAW_DISCARD)
             return mask
-        for a in self._risky(s, mask):
-            mask[a] = self._alive_after(s, a)
+        if s.exchanged or s.offers[2].size or s.drawn_discard >= 0:  # else nothing is risky
+            for a in self._risky(s, mask):
+                mask[a] = self._alive_after(s, a)
         return mask
 
     def _rules_mask(self, s: RommeState) -> np.ndarray:
@@ -443,8 +436,9 @@ class RommeGame(Game):
             risky = (np.flatnonzero(mask[A.LAY_OFF :]) + A.LAY_OFF).tolist()
             return risky + ([A.ABANDON] if mask[A.ABANDON] else [])
         risky = []
-        if self.config.exchanged_joker_must_be_used and s.offers[2].size:
-            risky = (np.flatnonzero(mask[A.EXCHANGE : A.MELD]) + A.EXCHANGE).tolist()
+        swap_ids = s.offers[2]
+        if self.config.exchanged_joker_must_be_used and swap_ids.size:
+            risky = swap_ids[mask[swap_ids] > 0].tolist()
         y = self.barred(s)
         hand = s.hands[s.current]
         if y < 0 or not hand[y]:
@@ -452,9 +446,10 @@ class RommeGame(Game):
         other = s.sizes[s.current] - int(hand[y])  # cards the mover may discard
         if other > _LONGEST:
             return risky
-        lay = np.flatnonzero(mask[A.LAY_OFF : A.EXCHANGE])
-        kinds = s.lay_kind[lay]
-        risky += (lay[np.where(kinds == y, other == 0, other == 1)] + A.LAY_OFF).tolist()
+        lay_ids, lay_kinds = s.offers[0], s.offers[1]
+        offered = mask[lay_ids] > 0
+        lay, kinds = lay_ids[offered], lay_kinds[offered]
+        risky += lay[np.where(kinds == y, other == 0, other == 1)].tolist()
         shapes = np.flatnonzero(mask[A.MELD :])
         if shapes.size:
             if y == JOKER:  # the shape's natural cards are the ones not barred
@@ -534,20 +529,22 @@ class RommeGame(Game):
             self._meld(s, a - A.MELD)
         elif a >= A.EXCHANGE:
             slot, i = divmod(a - A.EXCHANGE, A.SWAP_PER_SLOT)
-            k = int(s.swap_kind[a - A.EXCHANGE])
-            s.melds[slot] = s.melds[slot].exchange(i)
+            m = s.melds[slot]
+            k = next(k for j, k in m.offers(self.config)[1] if j == i)
+            s.melds[slot] = m.exchange(i)
             hand[k] -= 1
             hand[JOKER] += 1
             s.exchanged += 1
-            self._slot_changed(s, slot)
+            self._table_changed(s)
         elif a >= A.LAY_OFF:
             slot, i = divmod(a - A.LAY_OFF, A.LAY_PER_SLOT)
-            k = int(s.lay_kind[a - A.LAY_OFF])
-            s.melds[slot] = s.melds[slot].lay_off(i)
+            m = s.melds[slot]
+            k = next(k for j, k in m.offers(self.config)[0] if j == i)
+            s.melds[slot] = m.lay_off(i)
             s.jokers_placed += k == JOKER
             hand[k] -= 1
             self._resize(s, p, -1)
-            self._slot_changed(s, slot)
+            self._table_changed(s)
             if not s.sizes[p]:
                 self._end_round(s, p)
         elif a == A.ABANDON:
@@ -590,7 +587,7 @@ class RommeGame(Game):
         s.jokers_placed += m.joker_count()
         s.melds.append(m)
         if opened:
-            self._slot_changed(s, len(s.melds) - 1)
+            self._table_changed(s)
         else:
             s.pending_value += m.value()
             done = s.pending_value >= self.config.opening_min and self._drawn_card_used(s)
@@ -608,34 +605,28 @@ class RommeGame(Game):
         s.pending_value = 0
         self._table_changed(s)
 
-    def _slot_changed(self, s: RommeState, slot: int, compact: bool = True) -> None:
-        """Rebuild the lay-off and exchange ids of one table slot (committed melds only)."""
-        lay = s.lay_kind[slot * A.LAY_PER_SLOT : (slot + 1) * A.LAY_PER_SLOT]
-        swap = s.swap_kind[slot * A.SWAP_PER_SLOT : (slot + 1) * A.SWAP_PER_SLOT]
-        lay[:] = _NONE
-        swap[:] = _NONE
-        if slot < len(s.melds) and not s.melds[slot].provisional:
-            offers, swaps = s.melds[slot].offers(self.config)
-            for i, k in offers:
-                lay[i] = k
-            for i, k in swaps:
-                swap[i] = k
-        if compact:
-            self._list_offers(s)
-
     def _table_changed(self, s: RommeState) -> None:
-        """Rebuild the lay-off and exchange ids of the whole table."""
-        s.lay_kind[:] = _NONE
-        s.swap_kind[:] = _NONE
-        for slot in range(len(s.melds)):
-            self._slot_changed(s, slot, compact=False)
-        self._list_offers(s)
-
-    @staticmethod
-    def _list_offers(s: RommeState) -> None:
-        lay = np.flatnonzero(s.lay_kind != _NONE)
-        swap = np.flatnonzero(s.swap_kind != _NONE)
-        s.offers = (lay + A.LAY_OFF, s.lay_kind[lay], swap + A.EXCHANGE, s.swap_kind[swap])
+        """List what the committed melds take (each meld keeps its own offers)."""
+        cfg = self.config
+        lay_ids, lay_kinds, swap_ids, swap_kinds = [], [], [], []
+        for slot, m in enumerate(s.melds):
+            if m.provisional:
+                continue
+            lay, swap = m.offers(cfg)
+            base = A.LAY_OFF + slot * A.LAY_PER_SLOT
+            for i, k in lay:
+                lay_ids.append(base + i)
+                lay_kinds.append(k)
+            base = A.EXCHANGE + slot * A.SWAP_PER_SLOT
+            for i, k in swap:
+                swap_ids.append(base + i)
+                swap_kinds.append(k)
+        s.offers = (
+            np.array(lay_ids, np.int64),
+            np.array(lay_kinds, np.int64),
+            np.array(swap_ids, np.int64),
+            np.array(swap_kinds, np.int64),
+        )
         s.version += 1
 
     def _refill(self, s: RommeState) -> None:
