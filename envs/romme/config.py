@@ -12,6 +12,9 @@ from taas.envs.core.melds import MeldRules, card_values, wild_mask
 
 GAME = "romme"
 MAX_PLAYERS = 6
+HAND_VALUES = card_values(ace=11)
+"""What each kind costs left in hand (Joker 20, Ace 11 always, J/Q/K 10, 2-10 face value): the
+one table behind hand scoring (:func:`taas.envs.romme.rules.hand_value`) and the meld maths."""
 BOOLS = (True, False)
 
 
@@ -99,7 +102,7 @@ class Config:
         card; unmelded cards at their hand values (ace 11, joker 20)."""
         return MeldRules(
             wild=wild_mask(),
-            values=card_values(ace=11),
+            values=HAND_VALUES,
             group_mode="distinct",
             allow_wraparound=self.allow_wraparound,
             wild_limit="none" if self.joker_limit == "any" else self.joker_limit,

@@ -43,6 +43,7 @@ from taas.envs.core.game import Game, State, make_layout
 from taas.envs.core.opening import opening_search
 from taas.envs.core.series import series_info
 from taas.envs.romme import actions as A
+from taas.envs.romme import config
 from taas.envs.romme.config import Config
 from taas.envs.romme.table import TableMeld, meld_from_shape
 
@@ -80,9 +81,8 @@ _DISCARDED, _TAKEN, _OPENED, _SIZE, _TOTAL, _DEALER = (
 COPY_STEP = np.array([0.5] * JOKER + [1.0 / MAX_JOKERS], np.float32)
 """One card of a kind as a share of the most copies a shoe holds (2; jokers 6)."""
 
-# Value of each kind left in hand: Ace 11, 2-10 face value, J/Q/K 10, Joker 20.
-HAND_VALUES = np.array([11] + list(range(2, 11)) + [10] * 3, np.int64)
-HAND_VALUES = np.concatenate([np.tile(HAND_VALUES, 4), [20]])
+HAND_VALUES = np.array(config.HAND_VALUES, np.int64)
+"""What each kind costs left in hand (:data:`taas.envs.romme.config.HAND_VALUES`)."""
 
 
 def hand_value(counts: np.ndarray) -> int:

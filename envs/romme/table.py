@@ -16,21 +16,19 @@ from __future__ import annotations
 
 import numpy as np
 from taas.envs.core.cards import JOKER, NUM_RANKS, card_str, kind
+from taas.envs.core.melds import ROMME_MELD_VALUES
 from taas.envs.core.opening import position_kind
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
 
 
 def position_value(pos: int) -> int:
-    """Opening value of the card at run position ``pos`` (ace 1 low, 11 high)."""
-    if pos == 0:
-        return 1
-    if pos == 13:
-        return 11
-    return min(pos % NUM_RANKS + 1, 10)
+    """Opening value of the card at run position ``pos`` (ace 1 low, 11 high; a wrap run's
+    positions past 13 are its 2, 3, ...)."""
+    return ROMME_MELD_VALUES[pos if pos <= 13 else pos - 13]
 
 
-RANK_VALUE = [11] + [min(r + 1, 10) for r in range(1, NUM_RANKS)]
+RANK_VALUE = [ROMME_MELD_VALUES[13], *ROMME_MELD_VALUES[1:13]]
 """Opening value of a set's card by rank (an ace in a set is high: 11)."""
 
 
