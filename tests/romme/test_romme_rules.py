@@ -135,6 +135,7 @@ def test_r11_blocked_round_three_players():
     )
     state.hands[0] = to_counts(parse_cards("5S 7D 3D"))
     state.discard.pop()  # the 3D is player 0's, drawn as the last stock card
+    game.refresh_public(state)  # the hand was edited by hand
     play(game, state, "discard 3D")
     entry = state.history[0]
     assert entry["blocked"] and entry["winners"] == [1]
