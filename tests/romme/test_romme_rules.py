@@ -485,3 +485,11 @@ def test_card_taken_from_the_pile_is_never_discarded_again():
 def test_taking_the_discard_needs_a_card_left_to_discard():
     game, state = setup({0: "KD"}, opened=(0,), phase=DRAW, discard="KD")
     assert legal(game, state) == {"draw"}  # KD KD: both barred, nothing to meld or lay off
+
+
+def test_exchange_names_the_meld_when_two_jokers_stand_for_the_card():
+    melds = ((1, "8S 8H JK"), (2, "6D 7D JK"))  # both jokers can be the 8D
+    game, state = setup({0: "8D 2C 5S KH"}, melds=melds, opened=(0, 1, 2))
+    assert {"exchange @0 D", "exchange @1 8"} <= legal(game, state)
+    play(game, state, "exchange @1 8")
+    assert str(state.melds[1]) == "6♦ 7♦ 8♦" and str(state.melds[0]) == "8♠ 8♥ Jk"
