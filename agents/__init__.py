@@ -27,7 +27,7 @@ _BUILDERS: dict[str, dict[str, str]] = {
     "greedy": {"continental_v0": "taas.agents.continental_greedy:GreedyAgent"},
     "heuristic": {
         "mariage_v0": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
-        "romme_v0": "taas.agents.romme_heuristic:RommeHeuristicAgent",
+        "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
     "ismcts": {"mariage_v0": "taas.agents.search:SearchAgent"},
     "oracle": {"mariage_v0": "taas.agents.search:OracleAgent"},

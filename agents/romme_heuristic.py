@@ -13,8 +13,8 @@ from taas.envs.core.cards import JOKER, NUM_RANKS
 from taas.envs.core.opening import opening_search
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
-from taas.envs.romme.observation import LAYOUT
-from taas.envs.romme.rules import HAND_VALUES
+from taas.envs.romme.observation import LAYOUT, lay_off_card
+from taas.envs.romme.rules import COPY_STEP, HAND_VALUES
 
 _RANK = np.arange(JOKER) % NUM_RANKS
 _SUIT = np.arange(JOKER) // NUM_RANKS
@@ -53,23 +53,25 @@ class RommeHeuristicAgent(Agent):
         return cls(seed, Config(**config))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        hand = observation[LAYOUT["hand"]].astype(np.int64)
+        hand = np.rint(observation[LAYOUT["hand"]] / COPY_STEP).astype(np.int64)
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
             self._gave_up = False
             return self._draw(observation, hand, action_mask)
-        for k in np.flatnonzero(action_mask[A.EXCHANGE : A.MELD]):
-            return A.EXCHANGE + int(k)
+        for a in np.flatnonzero(action_mask[A.EXCHANGE : A.MELD]):
+            return A.EXCHANGE + int(a)
         if action_mask[A.MELD :].any() and not self._gave_up:
             _, plan = self._opening.best(hand)
             for shape in plan:
                 if action_mask[A.MELD + shape]:
                     return A.MELD + shape
-        naturals = np.flatnonzero(action_mask[A.LAY_OFF : A.LAY_OFF + JOKER])
-        if naturals.size:
-            return A.LAY_OFF + int(naturals[np.argmax(HAND_VALUES[naturals])])
+        lay_offs = np.flatnonzero(action_mask[A.LAY_OFF : A.EXCHANGE]) + A.LAY_OFF
+        natural = (lay_offs - A.LAY_OFF) % A.LAY_PER_SLOT < A.LAY_JOKER_LOW
+        if natural.any():
+            values = [HAND_VALUES[lay_off_card(observation, a)] for a in lay_offs[natural]]
+            return int(lay_offs[natural][np.argmax(values)])
         discards = np.flatnonzero(action_mask[A.DISCARD : A.LAY_OFF])
-        if action_mask[A.LAY_OFF + JOKER] and (not discards.size or hand.sum() <= 3):
-            return A.LAY_OFF + JOKER
+        if lay_offs.size and (not discards.size or hand.sum() <= 3):
+            return int(lay_offs[0])
         if discards.size:
             key = [(_partners(hand, int(k)), -HAND_VALUES[k]) for k in discards]
             return A.DISCARD + int(discards[min(range(len(key)), key=key.__getitem__)])

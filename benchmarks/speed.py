@@ -38,7 +38,7 @@ CASES = [
     ("marriage_v0", {"num_players": 4}),
     ("mariage_v0", {}),
     ("mariage_v0", {"allow_false_claims": False}),
-    ("romme_v0", {"num_players": 4}),
+    ("romme_v1", {"num_players": 4}),
 ]
 
 Runner = Iterator[int]  # yields after each finished episode the decision steps it took

@@ -14,7 +14,7 @@ _MODULES = {
     "continental_v0": "taas.envs.continental.env",
     "mariage_v0": "taas.envs.mariage.env",
     "marriage_v0": "taas.envs.marriage.env",
-    "romme_v0": "taas.envs.romme.env",
+    "romme_v1": "taas.envs.romme.env",
 }
 
 

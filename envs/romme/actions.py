@@ -7,15 +7,26 @@ ids                   name            meaning
 1                     take            take the top discard
 2                     abandon         take back the melds of an unfinished opening
 3 .. 55               discard         discard one card of kind ``id - 3`` (turn ends)
-56 .. 108             lay_off         add one card of kind ``id - 56`` (52 = joker) to a
-                                      table meld (target: see :mod:`taas.envs.romme.rules`)
-109 .. 160            exchange        put natural kind ``id - 109`` in place of the table
-                                      joker that stands for it and take the joker
-161 .. 468            meld run        run shapes: suit x first position x length, no wrap
-469 .. 533            meld set        set shapes: rank x suit subset (3 or 4 suits)
-534 .. 797            meld wrap run   runs over the corner (K-A-2), legal only with
+56 .. 379             lay_off         lay off on table slot ``(id - 56) // 9``, index
+                                      ``(id - 56) % 9``: 0/1 a natural at a run's low/high
+                                      end, 2..5 a set's missing suit S/H/D/C, 6/7 a joker at
+                                      a run's low/high end, 8 a joker in a set
+380 .. 991            exchange        on table slot ``(id - 380) // 17``, index
+                                      ``(id - 380) % 17``: 0..12 put the natural of a run's
+                                      rank (A..K) in place of the joker that stands for it,
+                                      13..16 put a set's rank in suit S/H/D/C in place of a
+                                      joker; the player takes the joker
+992 .. 1299           meld run        run shapes: suit x first position x length, no wrap
+1300 .. 1364          meld set        set shapes: rank x suit subset (3 or 4 suits)
+1365 .. 1628          meld wrap run   runs over the corner (K-A-2), legal only with
                                       ``allow_wraparound``
 ====================  ==============  =====================================================
+
+Table slots: slot ``i`` is the ``i``-th meld laid this round (the observation's table rows).
+Every meld holds 3 cards at least, so 110 cards make at most ``MAX_MELDS = 36`` melds and the
+slots never run out. A run's lay-off names the end, so the card is the one that fits there; a
+set's names the suit. Several melds may take the same card (8H on 8S 8D 8C or on 5H-7H), and
+a run may take one at either end: the player chooses.
 
 A meld shape lists exact cards. ``meld(shape)`` lays it from the hand, using the natural card
 for every slot the hand holds and a joker for every slot it lacks, within the joker limits.
@@ -27,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 from taas.envs.core import opening
-from taas.envs.core.cards import JOKER, NUM_KINDS, RANKS, SUITS, card_str
+from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, RANKS, SUITS, card_str
 from taas.envs.romme.config import Config
 
 DRAW_STOCK = 0
@@ -35,8 +46,14 @@ DRAW_DISCARD = 1
 ABANDON = 2
 DISCARD = 3
 LAY_OFF = DISCARD + NUM_KINDS
-EXCHANGE = LAY_OFF + NUM_KINDS
-MELD = EXCHANGE + JOKER
+MAX_MELDS = 36
+"""Table slots: 110 cards in melds of 3 cards at least."""
+# a lay-off slot's indices: run ends, set suits, joker at a run end, joker in a set
+LAY_LOW, LAY_SUIT, LAY_JOKER_LOW, LAY_JOKER_SET, LAY_PER_SLOT = 0, 2, 6, 8, 9
+EXCHANGE = LAY_OFF + MAX_MELDS * LAY_PER_SLOT
+# an exchange slot's indices: a run's joker by rank, a set's joker by the suit put in
+SWAP_SUIT, SWAP_PER_SLOT = NUM_RANKS, NUM_RANKS + 4
+MELD = EXCHANGE + MAX_MELDS * SWAP_PER_SLOT
 
 SHAPES = opening.meld_shapes(Config(allow_wraparound=True).meld_rules())
 """The meld shapes of every variant: the shared catalogue (:mod:`taas.envs.core.opening`) of the
@@ -67,9 +84,22 @@ def _shape_str(shape: int) -> str:
     return RANKS[first] + "".join(SUITS[s] for s in range(4) if suits >> s & 1)
 
 
+_LAY_NAMES = (
+    "lay_off @{} low",
+    "lay_off @{} high",
+    *(f"lay_off @{{}} {suit}" for suit in SUITS),
+    "lay_off JK @{} low",
+    "lay_off JK @{} high",
+    "lay_off JK @{}",
+)
+
+
 def action_to_str(action: int) -> str:
-    """``draw``, ``take``, ``abandon``, ``discard 7H``, ``lay_off JK``, ``exchange 6C``,
-    ``meld 4H-7H`` (a run, first to last card), ``meld 7SHD`` (a set: rank and suits)."""
+    """``draw``, ``take``, ``abandon``, ``discard 7H``, ``lay_off @2 high`` (a natural at the
+    high end of the run in slot 2), ``lay_off @3 D`` (the diamond to the set in slot 3),
+    ``lay_off JK @2 low``, ``lay_off JK @3`` (a joker in a set), ``exchange @2 6`` (the 6 in
+    place of the run's joker), ``exchange @3 D`` (a set's joker), ``meld 4H-7H`` (a run, first
+    to last card), ``meld 7SHD`` (a set: rank and suits)."""
     a = int(action)
     if a == DRAW_STOCK:
         return "draw"
@@ -80,9 +110,11 @@ def action_to_str(action: int) -> str:
     if DISCARD <= a < LAY_OFF:
         return f"discard {card_str(a - DISCARD)}"
     if LAY_OFF <= a < EXCHANGE:
-        return f"lay_off {card_str(a - LAY_OFF)}"
+        slot, i = divmod(a - LAY_OFF, LAY_PER_SLOT)
+        return _LAY_NAMES[i].format(slot)
     if EXCHANGE <= a < MELD:
-        return f"exchange {card_str(a - EXCHANGE)}"
+        slot, i = divmod(a - EXCHANGE, SWAP_PER_SLOT)
+        return f"exchange @{slot} {RANKS[i] if i < SWAP_SUIT else SUITS[i - SWAP_SUIT]}"
     if MELD <= a < NUM_ACTIONS:
         return f"meld {_shape_str(a - MELD)}"
     raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")

@@ -12,6 +12,9 @@ from taas.envs.core.melds import MeldRules, card_values, wild_mask
 
 GAME = "romme"
 MAX_PLAYERS = 6
+HAND_VALUES = card_values(ace=11)
+"""What each kind costs left in hand (Joker 20, Ace 11 always, J/Q/K 10, 2-10 face value): the
+one table behind hand scoring (:func:`taas.envs.romme.rules.hand_value`) and the meld maths."""
 BOOLS = (True, False)
 
 
@@ -22,6 +25,8 @@ class Config:
 
     ``target_per_opponent`` sets the match target (100 per opponent); ``never_opened_cap`` is
     the flat cap, the other cap (half the target) always applies as the seed says.
+    ``rediscard_ban_lapses=True`` lets the card just taken from the pile be discarded when
+    nothing else is left to discard (romme_v0's behaviour); by default it never is.
     ``episode="match"`` plays rounds until the target is reached with a single lowest total.
     """
 
@@ -40,6 +45,7 @@ class Config:
     may_discard_joker: bool = True
     must_discard_to_go_out: bool = False
     forbid_rediscard_of_drawn_discard: bool = True
+    rediscard_ban_lapses: bool = False
     on_stock_empty: str = "block"
     hand_rummy_scoring: str = "flat"
     hand_rummy_points: int = 200
@@ -71,6 +77,7 @@ class Config:
             "may_discard_joker",
             "must_discard_to_go_out",
             "forbid_rediscard_of_drawn_discard",
+            "rediscard_ban_lapses",
             "hand_rummy_ignores_opening_min",
         ):
             check_choice(GAME, flag, getattr(self, flag), BOOLS)
@@ -95,7 +102,7 @@ class Config:
         card; unmelded cards at their hand values (ace 11, joker 20)."""
         return MeldRules(
             wild=wild_mask(),
-            values=card_values(ace=11),
+            values=HAND_VALUES,
             group_mode="distinct",
             allow_wraparound=self.allow_wraparound,
             wild_limit="none" if self.joker_limit == "any" else self.joker_limit,

@@ -1,4 +1,4 @@
-"""Rommé (``romme_v0``): German Rummy with an opening meld, a shared table, laying off and
+"""Rommé (``romme_v1``): German Rummy with an opening meld, a shared table, laying off and
 joker exchange.
 
 Rules (seed 002 for the scoring; the game is rebuilt in ``shared/rules/romme.md``). 2–6
@@ -18,7 +18,7 @@ opened) charges every opponent 200. When the stock runs out the round is blocked
 hand wins. A match ends once a total reaches 100 per opponent; the lowest total wins (a tie for
 lowest plays another round).
 
-Flags (``taas.envs.make("romme_v0", **flags)``):
+Flags (``taas.envs.make("romme_v1", **flags)``):
 
 ==================================  ========================  ==================================
 flag                                default                   alternatives
@@ -43,6 +43,9 @@ exchange_before_opening             False                     True
 may_discard_joker                   True                      False
 must_discard_to_go_out              False                     True
 forbid_rediscard_of_drawn_discard   True                      False
+rediscard_ban_lapses                False                     True (the card just taken may be
+                                                              discarded when nothing else is
+                                                              left, as in v0)
 on_stock_empty                      "block"                   "reshuffle" (pile but its top
                                                               card becomes the stock)
 hand_rummy_scoring                  "flat"                    "double" (losers' charges x2)
@@ -58,28 +61,48 @@ max_turns_per_round                 1000                      safety limit: the 
                                                               truncated (no scores)
 ==================================  ========================  ==================================
 
-Engine decisions where the spec is silent are listed in :mod:`taas.envs.romme.rules`; the main ones:
-a lay-off goes to the oldest table meld that takes the card (a run's high end first), an
-exchange takes the joker of the oldest meld where a joker stands for the card; before opening,
-meld shapes are offered only while an opening reaching ``opening_min`` is still possible, and
-the melds laid towards it stay provisional (``abandon`` takes them back) until it is reached.
+Engine decisions where the spec is silent are listed in :mod:`taas.envs.romme.rules`; the main
+ones: before opening, meld shapes are offered only while an opening reaching ``opening_min`` is
+still possible, and the melds laid towards it stay provisional (``abandon`` takes them back)
+until it is reached; an action is offered only if the turn can still end by the rules after it
+(an exchanged joker still placeable, a card other than the one just taken left to discard).
 
-Actions: ``Discrete(798)``, static ids (:mod:`taas.envs.romme.actions`): 0 draw, 1 take the discard,
-2 abandon the unfinished opening, 3–55 discard kind, 56–108 lay off kind (108 = a joker),
-109–160 exchange: put natural kind in place of a table joker, 161–797 meld a shape from the
-fixed catalogue (161–468 runs by suit, first position, length; 469–533 sets by rank and suit
-subset; 534–797 wrap-around runs). A shape lists its exact cards; the hand supplies the
-naturals it holds and a joker for each one it lacks. Card kinds are ``suit * 13 + rank``
-(suits S H D C, rank A=0..K=12), 52 = joker.
+Actions: ``Discrete(1629)``, static ids (:mod:`taas.envs.romme.actions`): 0 draw, 1 take the
+discard, 2 abandon the unfinished opening, 3–55 discard kind, 56–379 lay off on table slot
+``(id - 56) // 9`` (slot i = the i-th meld laid this round, at most 36), index ``(id - 56) % 9``:
+a natural at a run's low/high end (0/1), a set's missing suit S/H/D/C (2–5), a joker at a run's
+low/high end (6/7) or in a set (8); 380–991 exchange on slot ``(id - 380) // 17``: index 0–12
+the run's joker standing for rank A..K, 13–16 a set's joker replaced by suit S/H/D/C;
+992–1628 meld a shape from the fixed catalogue (992–1299 runs by suit, first position, length;
+1300–1364 sets by rank and suit subset; 1365–1628 wrap-around runs). A shape lists its exact
+cards; the hand supplies the naturals it holds and a joker for each one it lacks. Card kinds
+are ``suit * 13 + rank`` (suits S H D C, rank A=0..K=12), 52 = joker.
 
-Observation: ``{"observation": float32[2787], "action_mask": int8[798]}``; blocks in
-:data:`taas.envs.romme.observation.LAYOUT`: own hand, top discard, discard pile, ``seats`` (per
-seat, ego-centric and padded to 6, its public record as :data:`taas.envs.romme.rules.SEAT` names
-it: cards discarded, cards taken from the pile, opened, hand size, total / 100, dealer), the
-table (36 meld slots, :data:`taas.envs.romme.observation.ROW_LAYOUT`: cards by rank, joker
-positions, suits, first rank, provisional flag, and the seat that laid it), the card taken from
-the pile this turn, phase, stock size, the pending opening value, whether the mover opened this
-turn, jokers still owed after an exchange, the target.
+Observation: ``{"observation": float32[2840], "action_mask": int8[1629]}``, every feature in
+[0, 1]; blocks in :data:`taas.envs.romme.observation.LAYOUT` and their scales:
+
+=================  ======================================================================
+block              scale
+=================  ======================================================================
+hand               count per kind / copies in the shoe (2; jokers / 6)
+top_discard        one-hot
+discard_pile       count per kind / copies (2; jokers / 6)
+up_card            one-hot: the card turned up at the deal (kept after a reshuffle)
+seats              per seat (ego-centric, padded to 6; :data:`taas.envs.romme.rules.SEAT`):
+                   cards discarded and taken from the pile this round (count / copies,
+                   saturating at 1 after reshuffles), opened 0/1, hand size / 15,
+                   ``tanh(total / 500)``, dealer 0/1
+table              36 meld slots (:data:`taas.envs.romme.observation.ROW_LAYOUT`): flags,
+                   suits, natural ranks 0/1, joker ranks 0/1 (a set's jokers / 3), first
+                   rank one-hot, ace high, owner one-hot
+taken_now          one-hot: the card taken from the pile this turn
+phase              one-hot: draw, play
+stock_size         / 110
+pending_value      the unfinished opening's value / ``opening_min``, at most 1
+opened_now         0/1
+owed_jokers        exchanged jokers still to place / 6
+target             ``tanh(target / 500)``
+=================  ======================================================================
 
 Rewards: ``"points"`` — minus the charge, when a round ends; ``"zero_sum"`` — the round's mean
 charge minus one's own; ``"win"`` — at the end +1 shared by the winners (the player who went
@@ -93,6 +116,15 @@ Illegal actions: the raw env raises ``ValueError`` naming the action, the player
 actions; ``env()`` applies PettingZoo's convention (the episode ends, the offender gets -1).
 
 Version History
+- v1: a lay-off names the table slot and the run end (or the set's suit) and an exchange the
+  slot and the joker, so the player chooses where a card goes (v0 took the oldest meld and a
+  run's high end); an exchanged joker must go back on the table that turn and no action
+  leaves it stranded (v0 let the duty lapse); the card just taken from the pile is never
+  discarded again that turn, also not to go out (v0 let the ban lapse when nothing else was
+  left; flag ``rediscard_ban_lapses``); the observation gains the up-card block and every
+  feature is scaled into [0, 1] (``high`` was up to 1e6); shuffles draw from the state's seed
+  and a shuffle counter, so deals differ from v0 for the same seed; ``Discrete(798)`` became
+  ``Discrete(1629)``.
 - v0: initial release.
 """
 

@@ -3,20 +3,39 @@
 Seats are ordered from the observer (self first, then clockwise) and padded to 6 so one
 network plays every table size; each seat's block is the engine's public record of it
 (``rules.SEAT`` names its parts: the cards it discarded and took from the pile this round,
-whether it has opened, its hand size, its match total / 100, whether it dealt). Other hands and
-the stock order never appear. The table is encoded per meld slot (slot i = the i-th meld laid
-this round, 36 slots: 110 cards make at most 36 melds): its cards by rank, which of them are
-jokers, its suit(s), its first rank, whether it is part of an unfinished opening, and who laid
-it (``ROW_LAYOUT``).
+whether it has opened, its hand size, its match total, whether it dealt). Other hands and
+the stock order never appear. The card turned up to start the pile, which no seat discarded,
+has its own block, so the record stays complete after a reshuffle.
+
+Every feature lies in [0, 1] (``low``/``high`` say so): card counts are divided by the most
+copies of the kind in a shoe (2; jokers 6), hand sizes by 15 (``rules.MAX_HAND``), the stock
+by 110 (the largest shoe), jokers owed by 6, the pending opening value by ``opening_min``
+(capped at 1), a set's jokers by 3, and the unbounded match totals and target are squashed as
+``tanh(points / 500)``. A seat's discarded/taken counts can exceed the
+copies only after a reshuffle; they saturate at 1.
+
+The table is encoded per meld slot (slot i = the i-th meld laid this round, the slots of the
+lay-off and exchange actions; 36 slots: 110 cards make at most 36 melds): its cards by rank,
+which of them are jokers, its suit(s), its first rank, whether it is part of an unfinished
+opening, and who laid it (``ROW_LAYOUT``).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from taas.envs.core.cards import NUM_KINDS, NUM_RANKS
+from taas.envs.core.cards import NUM_KINDS, NUM_RANKS, kind
 from taas.envs.core.game import Observer, make_layout, write_seats
+from taas.envs.romme import actions as A
 from taas.envs.romme.config import MAX_PLAYERS, Config
-from taas.envs.romme.rules import DRAW, MAX_MELDS, PHASES, PLAY, SEAT, SEAT_SIZE, RommeState
+from taas.envs.romme.rules import (
+    COPY_STEP,
+    MAX_JOKERS,
+    MAX_MELDS,
+    PHASES,
+    SEAT_SIZE,
+    TOTAL_SCALE,
+    RommeState,
+)
 from taas.envs.romme.table import TableMeld
 
 ROW_LAYOUT, ROW_SIZE = make_layout(
@@ -26,7 +45,7 @@ ROW_LAYOUT, ROW_SIZE = make_layout(
         ("is_run", 1),
         ("suits", 4),  # run: its suit; set: the suits of its natural cards
         ("naturals", NUM_RANKS),  # 1 per rank held by a natural card
-        ("jokers", NUM_RANKS),  # jokers per rank they stand for (a set's jokers: at its rank)
+        ("jokers", NUM_RANKS),  # run: 1 per rank a joker stands for; set: its jokers / 3
         ("first", NUM_RANKS),  # one-hot: a run's first rank, a set's rank
         ("ace_high", 1),  # the run holds an ace (natural or joker) above the king
         ("owner", MAX_PLAYERS),  # one-hot: the seat that laid it, from the observer
@@ -35,25 +54,30 @@ ROW_LAYOUT, ROW_SIZE = make_layout(
 
 LAYOUT, SIZE = make_layout(
     [
-        ("hand", NUM_KINDS),  # my cards, count per kind
+        ("hand", NUM_KINDS),  # my cards, count per kind / copies (2, jokers 6)
         ("top_discard", NUM_KINDS),  # one-hot of the card on the discard pile
-        ("discard_pile", NUM_KINDS),  # counts of the cards in the pile
+        ("discard_pile", NUM_KINDS),  # counts of the cards in the pile / copies
+        ("up_card", NUM_KINDS),  # one-hot: the card turned up to start this round's pile
         ("seats", MAX_PLAYERS * SEAT_SIZE),  # per seat, its public record (rules.SEAT)
         ("table", MAX_MELDS * ROW_SIZE),  # per meld slot, see ROW_LAYOUT
         ("taken_now", NUM_KINDS),  # one-hot: the card the mover took from the pile this turn
         ("phase", len(PHASES)),  # one-hot: draw, play
-        ("stock_size", 1),  # / 100
-        ("pending_value", 1),  # value of the mover's unfinished opening this turn / 100
+        ("stock_size", 1),  # / 110
+        ("pending_value", 1),  # the mover's unfinished opening / opening_min, at most 1
         ("opened_now", 1),  # the mover completed the opening this turn
-        ("owed_jokers", 1),  # exchanged jokers the mover still has to put on the table
-        ("target", 1),  # match target / 100
+        ("owed_jokers", 1),  # exchanged jokers the mover still has to put on the table / 6
+        ("target", 1),  # tanh(match target / 500)
     ]
 )
 _HAND, _PILE = LAYOUT["hand"], LAYOUT["discard_pile"]
-_TOP, _SEATS, _TABLE, _TAKEN_NOW = (
-    LAYOUT[k].start for k in ("top_discard", "seats", "table", "taken_now")
+_TOP, _UP, _SEATS, _TABLE, _TAKEN_NOW = (
+    LAYOUT[k].start for k in ("top_discard", "up_card", "seats", "table", "taken_now")
 )
-_TAIL = slice(LAYOUT["phase"].start, SIZE)  # phase, stock size, pending, opened now, owed, target
+_STOCK_SCALE = 110.0
+_PHASE, _STOCK, _PENDING, _OPENED_NOW, _OWED, _TARGET = (
+    LAYOUT[k].start
+    for k in ("phase", "stock_size", "pending_value", "opened_now", "owed_jokers", "target")
+)
 _OWNER = ROW_LAYOUT["owner"].start
 _ROWS_KEPT = 10_000  # distinct meld rows an observer remembers (~2.6 MB)
 
@@ -78,7 +102,7 @@ def encode_meld(m: TableMeld) -> np.ndarray:
             if m.suits >> s & 1:
                 row[base["suits"] + s] = 1.0
         row[base["naturals"] + m.rank] = 1.0
-        row[base["jokers"] + m.rank] = m.jokers
+        row[base["jokers"] + m.rank] = m.jokers / 3.0
         row[base["first"] + m.rank] = 1.0
     return row
 
@@ -92,36 +116,33 @@ class RommeObserver(Observer):
     def __init__(self, config: Config):
         self.config = config
         self.low = np.zeros(SIZE, np.float32)
-        self.high = np.full(SIZE, float(config.max_turns_per_round), np.float32)
-        seats = self.high[LAYOUT["seats"]].reshape(MAX_PLAYERS, SEAT_SIZE)
-        seats[:, SEAT["total"]] = 1e6  # match totals have no natural bound
-        self.high[LAYOUT["target"]] = 1e6
+        self.high = np.ones(SIZE, np.float32)
+        self._target = np.tanh(config.target / TOTAL_SCALE)
+        self._pending_scale = 1.0 / max(config.opening_min, 1)
         self._rows: dict[tuple, np.ndarray] = {}  # meld contents -> encode_meld row
 
     def encode(self, state: RommeState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
-        obs[_HAND] = state.hands[player]
+        np.multiply(state.hands[player], COPY_STEP, out=obs[_HAND])
         if state.discard:
             obs[_TOP + state.discard[-1]] = 1.0
-            obs[_PILE] = state.pile
+            np.multiply(state.pile, COPY_STEP, out=obs[_PILE])
+        if state.up_card >= 0:
+            obs[_UP + state.up_card] = 1.0
         write_seats(obs, _SEATS, state.public, player)
         if state.melds:
             table = self._table(state, player)
             obs[_TABLE : _TABLE + len(table)] = table
         if state.drawn_discard >= 0:
             obs[_TAKEN_NOW + state.drawn_discard] = 1.0
-        owed = max(0, state.exchanged - state.jokers_placed)
-        if not self.config.exchanged_joker_must_be_used:
-            owed = 0
-        obs[_TAIL] = [
-            float(state.phase == DRAW),
-            float(state.phase == PLAY),
-            len(state.stock) / 100.0,
-            state.pending_value / 100.0,
-            float(state.opened_now),
-            owed,
-            self.config.target / 100.0,
-        ]
+        obs[_PHASE + state.phase] = 1.0
+        obs[_STOCK] = len(state.stock) / _STOCK_SCALE
+        if state.pending_value:
+            obs[_PENDING] = min(1.0, state.pending_value * self._pending_scale)
+        obs[_OPENED_NOW] = state.opened_now
+        if state.exchanged > state.jokers_placed and self.config.exchanged_joker_must_be_used:
+            obs[_OWED] = (state.exchanged - state.jokers_placed) / MAX_JOKERS
+        obs[_TARGET] = self._target
         return obs
 
     def _table(self, state: RommeState, player: int) -> np.ndarray:
@@ -152,3 +173,20 @@ class RommeObserver(Observer):
                 self._rows.clear()
             row = self._rows[key] = encode_meld(m)
         return row
+
+
+def lay_off_card(observation: np.ndarray, action: int) -> int:
+    """The card kind a natural lay-off id (:data:`~taas.envs.romme.actions.LAY_OFF`) takes
+    from the hand, read from the observation's table row of its slot, so rule-based agents
+    can weigh lay-offs by card without the engine."""
+    slot, i = divmod(action - A.LAY_OFF, A.LAY_PER_SLOT)
+    if not 0 <= slot < MAX_MELDS or i >= A.LAY_JOKER_LOW:
+        raise ValueError(f"action {action} ({A.action_to_str(action)}) is no natural lay-off")
+    row = observation[_TABLE + slot * ROW_SIZE : _TABLE + (slot + 1) * ROW_SIZE]
+    first = int(np.argmax(row[ROW_LAYOUT["first"]]))
+    if i >= A.LAY_SUIT:
+        return kind(first, i - A.LAY_SUIT)
+    suit = int(np.argmax(row[ROW_LAYOUT["suits"]]))
+    length = int(np.count_nonzero(row[ROW_LAYOUT["naturals"]] + row[ROW_LAYOUT["jokers"]]))
+    pos = first + length if i == A.LAY_LOW + 1 else (first - 1 if first else 12)
+    return kind(pos % NUM_RANKS, suit)

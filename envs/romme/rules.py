@@ -5,30 +5,36 @@ two phases: DRAW (stock or discard pile), then PLAY: any number of melds, lay-of
 exchanges, ended by a discard (or by going out).
 
 Decisions the spec leaves to the engine (documented in the env docstring too):
-- ``lay_off(kind)`` goes to the oldest table meld that accepts the card, at a run's high end
-  when both ends take it; a joker goes to the oldest meld whose joker limit allows one more, at
-  the high end if it fits there. ``exchange(kind)`` takes the joker of the oldest meld where a
-  joker stands for that card.
+- A lay-off names the table slot and the run end (or the set's suit); an exchange names the
+  slot and the joker (by the rank it stands for in a run, by the suit put in a set).
 - Before opening, meld shapes are offered only while the hand and the melds pending this turn
   can still reach ``opening_min`` (exact search, :mod:`taas.envs.core.opening`); the pending melds
   lie on the table marked provisional and count once they reach the minimum. ``abandon`` takes
   them back. With ``discard_draw_requires_opening`` the opening also needs the card taken from
   the pile, and the pile may be taken only when such an opening exists.
-- An exchanged joker must be melded or laid off before the discard; the exchange is offered
-  only when that is possible right after it, and the duty lapses if play makes it impossible.
-- If every card in hand is barred from the discard (the card just taken, a joker with
-  ``may_discard_joker=False``), the bar lapses rather than leave the player stuck.
+- No dead ends: an action is offered only if the turn can still end by the rules after it
+  (:meth:`RommeGame.alive`). With ``exchanged_joker_must_be_used`` an exchanged joker must go
+  back on the table (melded or laid off) before the discard, so an exchange is offered only if
+  the joker can then be placed, and while it is owed an action is offered only if the joker can
+  still be placed at once afterwards (a line that first needs other cards laid is not offered:
+  lay those cards first, then exchange). The card just taken from the pile is never discarded
+  in that turn, also not to go out, so play that would leave only that card is not offered
+  unless it can be laid off (``rediscard_ban_lapses=True`` restores v0: the ban lapses when
+  nothing else is left). Cards barred by kind: two copies of the taken card are both barred.
+- With ``may_discard_joker=False`` a hand with nothing else to discard may discard a joker (a
+  stock draw cannot be refused, so this bar lapses).
 - ``lay_off_on_opening_turn=False`` also delays joker exchanges to later turns.
 - With ``hand_rummy_ignores_opening_min`` a player whose going out this turn would be a
   Hand-Rommé may meld below the minimum; the discard still needs the minimum unless it is the
   last card.
 - Reshuffle: when the stock runs out, the discard pile but its top card becomes the stock.
+  Every shuffle (deals, reshuffles) draws from ``default_rng((seed, n))``, n counting the
+  shuffles of the episode, so a state holds no generator and copies cheaply.
 - The never-opened cap "half the target" is rounded down.
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,17 +43,28 @@ from taas.envs.core.game import Game, State, make_layout
 from taas.envs.core.opening import opening_search
 from taas.envs.core.series import series_info
 from taas.envs.romme import actions as A
+from taas.envs.romme import config
 from taas.envs.romme.config import Config
 from taas.envs.romme.table import TableMeld, meld_from_shape
 
 DRAW, PLAY = 0, 1
 PHASES = ("draw", "play")
-MAX_MELDS = 36  # 110 cards in melds of 3 at least
+MAX_MELDS = A.MAX_MELDS
+MAX_HAND = 15
+"""The most cards a hand holds: 14 dealt (``hand_size=14``) and one drawn."""
+MAX_JOKERS = 6
+TOTAL_SCALE = 500.0
+"""Match totals are observed as ``tanh(total / 500)`` (500: the 6-player target)."""
 _LONGEST = int(A.SHAPE_LENGTH.max())
+_NO_IDS = np.zeros(0, np.int64)
+_LAY_JOKER = np.zeros(MAX_MELDS * A.LAY_PER_SLOT, bool)  # the lay-off ids that place a joker
+for _i in (A.LAY_JOKER_LOW, A.LAY_JOKER_LOW + 1, A.LAY_JOKER_SET):
+    _LAY_JOKER[_i :: A.LAY_PER_SLOT] = True
 
 # A seat's public record: every card it discarded and every card it took from the pile this
-# round, whether it has opened, its hand size, its match total / 100, whether it dealt. One
-# float32 row per seat, kept as play goes, so an observation copies the rows in its seat order.
+# round (count / copies in the shoe: 2, jokers 6; saturating at 1, reached again only after a
+# reshuffle), whether it has opened, its hand size / 15, tanh(match total / 500), whether it
+# dealt. One float32 row per seat, kept as play goes, so an observation copies the rows.
 SEAT, SEAT_SIZE = make_layout(
     [
         ("discarded", NUM_KINDS),
@@ -61,10 +78,11 @@ SEAT, SEAT_SIZE = make_layout(
 _DISCARDED, _TAKEN, _OPENED, _SIZE, _TOTAL, _DEALER = (
     SEAT[k].start for k in ("discarded", "taken", "opened", "hand_size", "total", "dealer")
 )
+COPY_STEP = np.array([0.5] * JOKER + [1.0 / MAX_JOKERS], np.float32)
+"""One card of a kind as a share of the most copies a shoe holds (2; jokers 6)."""
 
-# Value of each kind left in hand: Ace 11, 2-10 face value, J/Q/K 10, Joker 20.
-HAND_VALUES = np.array([11] + list(range(2, 11)) + [10] * 3, np.int64)
-HAND_VALUES = np.concatenate([np.tile(HAND_VALUES, 4), [20]])
+HAND_VALUES = np.array(config.HAND_VALUES, np.int64)
+"""What each kind costs left in hand (:data:`taas.envs.romme.config.HAND_VALUES`)."""
 
 
 def hand_value(counts: np.ndarray) -> int:
@@ -87,24 +105,33 @@ def charge(hv: int, opened: bool, cfg: Config) -> tuple[int, str]:
     )
 
 
+def _record(row: np.ndarray, k: int) -> None:
+    """Count one more card of kind ``k`` in a seat's discarded or taken record."""
+    v = row[k] + COPY_STEP[k]
+    row[k] = v if v < 1.0 else 1.0
+
+
 @dataclass
 class RommeState(State):
     """One episode. Public history is kept incrementally for observations (``public``, the
-    seats' records, and ``pile``); ``accept``/``exch`` are caches of the table rebuilt
-    whenever it changes."""
+    seats' records, ``sizes`` and ``pile``); ``offers`` lists what the table takes, rebuilt
+    whenever it changes: the lay-off ids with the card each takes from the hand, and the
+    exchange ids with theirs. Table melds are immutable, so :meth:`clone` shares them (and
+    ``offers``, which is replaced, never changed)."""
 
     seed: int
-    rng: np.random.Generator
     hands: np.ndarray  # (players, kinds)
     public: np.ndarray  # (players, SEAT_SIZE) float32: each seat's public record (see SEAT)
     pile: np.ndarray  # counts of the cards in the discard pile (the list keeps their order)
     opened: np.ndarray  # bool per player
     totals: np.ndarray
     returns: np.ndarray
-    dealer: int
+    dealer: int = 0
+    shuffles: int = 0  # shuffles drawn so far (see the module docstring)
     melds: list[TableMeld] = field(default_factory=list)
     stock: list[int] = field(default_factory=list)
     discard: list[int] = field(default_factory=list)
+    up_card: int = -1  # the card turned up to start this round's pile (-1: none)
     phase: int = DRAW
     current: int = 0
     drawn_discard: int = -1  # kind taken from the pile this turn
@@ -118,16 +145,32 @@ class RommeState(State):
     truncated: bool = False
     winners: list[int] = field(default_factory=list)
     history: list[dict] = field(default_factory=list)
-    accept: np.ndarray = field(default_factory=lambda: np.zeros(NUM_KINDS, np.int16))
-    exch: np.ndarray = field(default_factory=lambda: np.zeros(JOKER, np.int16))
+    offers: tuple = (_NO_IDS, _NO_IDS, _NO_IDS, _NO_IDS)
+    sizes: list[int] = field(default_factory=list)  # cards in each hand
     version: int = 0  # bumped whenever the table changes
     obs_cache: tuple | None = None  # the observer's table rows (see observation.py)
+
+    def clone(self) -> RommeState:
+        """An independent copy: arrays and lists copied, melds (immutable) and finished
+        round records shared."""
+        new = object.__new__(RommeState)
+        d = new.__dict__
+        d.update(self.__dict__)
+        for name in ("hands", "public", "pile", "opened", "totals", "returns"):
+            d[name] = d[name].copy()
+        d["melds"] = self.melds[:]
+        d["stock"] = self.stock[:]
+        d["discard"] = self.discard[:]
+        d["winners"] = self.winners[:]
+        d["sizes"] = self.sizes[:]
+        d["history"] = self.history[:]
+        return new
 
 
 class RommeGame(Game):
     """The engine: :class:`~taas.envs.core.game.Game` over :class:`RommeState`."""
 
-    env_id = "romme_v0"
+    env_id = "romme_v1"
     num_actions = A.NUM_ACTIONS
 
     def __init__(self, config: Config):
@@ -137,30 +180,34 @@ class RommeGame(Game):
         # the variant's meld shapes (the first ids of A.SHAPES) and the opening search over them
         self.opening = opening_search(config.meld_rules())
         self._no_shapes = np.zeros(len(self.opening.shapes), bool)
+        self._ban = config.forbid_rediscard_of_drawn_discard and not config.rediscard_ban_lapses
 
     # -- set-up -----------------------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> RommeState:
-        seed = int(rng.integers(2**63))
-        own = np.random.default_rng(seed)
         n = self.num_players
         s = RommeState(
-            seed=seed,
-            rng=own,
+            seed=int(rng.integers(2**63)),
             hands=np.zeros((n, NUM_KINDS), np.int8),
             public=np.zeros((n, SEAT_SIZE), np.float32),
             pile=np.zeros(NUM_KINDS, np.int8),
             opened=np.zeros(n, bool),
             totals=np.zeros(n, np.int64),
             returns=np.zeros(n),
-            dealer=int(own.integers(n)),
         )
+        s.dealer = int(self._stream(s).integers(n))
         self._deal(s)
         return s
+
+    @staticmethod
+    def _stream(s: RommeState) -> np.random.Generator:
+        """The generator of the state's next shuffle."""
+        s.shuffles += 1
+        return np.random.default_rng((s.seed, s.shuffles))
 
     def _deal(self, s: RommeState) -> None:
         cfg = self.config
         n, size = self.num_players, cfg.hand_size
-        deck = shuffled(self._shoe, s.rng)
+        deck = shuffled(self._shoe, self._stream(s))
         s.hands[:] = 0
         s.public[:] = 0
         s.opened[:] = False
@@ -172,9 +219,10 @@ class RommeGame(Game):
         rest = deck[n * size :]
         if cfg.first_player_extra_card:
             s.hands[first, rest.pop()] += 1
-            s.discard, s.phase = [], PLAY
+            s.discard, s.phase, s.up_card = [], PLAY, -1
         else:
             s.discard, s.phase = [rest.pop()], DRAW
+            s.up_card = s.discard[0]
         s.stock = rest
         s.current = first
         s.turns = 0
@@ -188,8 +236,9 @@ class RommeGame(Game):
         hand sizes, totals, the dealer, the pile counts): after a deal, a scoring, or a state
         built by hand. Play keeps them up to date step by step."""
         s.public[:, _OPENED] = s.opened
-        s.public[:, _SIZE] = s.hands.sum(axis=1)
-        s.public[:, _TOTAL] = s.totals / 100.0
+        s.sizes = s.hands.sum(axis=1).tolist()
+        s.public[:, _SIZE] = np.array(s.sizes) / MAX_HAND
+        s.public[:, _TOTAL] = np.tanh(s.totals / TOTAL_SCALE)
         s.public[:, _DEALER] = 0
         s.public[s.dealer, _DEALER] = 1
         s.pile[:] = np.bincount(s.discard, minlength=NUM_KINDS)
@@ -245,6 +294,7 @@ class RommeGame(Game):
         return self.config.hand_rummy_ignores_opening_min and not s.opened[p] and not s.opened.any()
 
     def owed_jokers(self, s: RommeState) -> int:
+        """Exchanged jokers the mover still has to put back on the table this turn."""
         if not self.config.exchanged_joker_must_be_used:
             return 0
         return max(0, s.exchanged - s.jokers_placed)
@@ -257,8 +307,27 @@ class RommeGame(Game):
         need = self.config.opening_min - s.pending_value
         return need <= 0 or self.opening.best(hand, need, layable)[0] >= need
 
+    def barred(self, s: RommeState) -> int:
+        """The kind the mover may not discard because it was just taken from the pile, or -1."""
+        return s.drawn_discard if self._ban else -1
+
     # -- the mask ----------------------------------------------------------------------------
     def _legal_mask(self, s: RommeState) -> np.ndarray:
+        """The rules' mask (:meth:`_rules_mask`) less the actions after which the turn could not
+        end by the rules (:meth:`alive`), which are checked only where they can happen."""
+        mask = self._rules_mask(s)
+        if s.over:
+            return mask
+        if s.phase == DRAW:
+            if mask[A.DRAW_DISCARD] and self._take_risky(s):
+                mask[A.DRAW_DISCARD] = self._alive_after(s, A.DRAW_DISCARD)
+            return mask
+        if s.exchanged or s.offers[2].size or s.drawn_discard >= 0:  # else nothing is risky
+            for a in self._risky(s, mask):
+                mask[a] = self._alive_after(s, a)
+        return mask
+
+    def _rules_mask(self, s: RommeState) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, np.int8)
         if s.over:
             return mask
@@ -268,34 +337,37 @@ class RommeGame(Game):
             return mask
         cfg, p = self.config, s.current
         hand = s.hands[p]
-        size = int(hand.sum())
+        size = s.sizes[p]
         opened = bool(s.opened[p])
         pending = self.pending(s)
-        self._placement_mask(s, mask, hand, size)
-        if self.may_use_table(s) or (not opened and cfg.exchange_before_opening):
-            for k in np.flatnonzero(s.exch).tolist():
-                if hand[k]:
-                    mask[A.EXCHANGE + k] = self._exchange_usable(s, k)
+        mask[A.MELD : A.MELD + len(self._no_shapes)] = self._shape_mask(s, hand, size)
+        table = self.may_use_table(s)
+        lay_ids, lay_kinds, swap_ids, swap_kinds = s.offers
+        if table and size > cfg.must_discard_to_go_out and lay_ids.size:
+            mask[lay_ids[hand[lay_kinds] > 0]] = 1
+        if (table or (not opened and cfg.exchange_before_opening)) and swap_ids.size:
+            mask[swap_ids[hand[swap_kinds] > 0]] = 1
         mask[A.ABANDON] = pending
-        # discard
         if pending and not (self.hand_rummy_exempt(s) and size == 1):
             return mask
-        if self.owed_jokers(s) and self._joker_usable(s, mask):
-            return mask
-        discards = hand > 0
-        if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
-            discards[s.drawn_discard] = False
-        if not cfg.may_discard_joker:
-            discards[JOKER] = False
-        mask[A.DISCARD : A.LAY_OFF] = discards if discards.any() else hand > 0
+        if not self.owed_jokers(s):
+            mask[A.DISCARD : A.LAY_OFF] = self._discards(s, hand)
         return mask
 
-    def _placement_mask(self, s: RommeState, mask: np.ndarray, hand: np.ndarray, size: int) -> None:
-        """Write the legal melds and lay-offs of the mover, holding ``hand`` of ``size`` cards,
-        into ``mask``."""
-        mask[A.MELD : A.MELD + len(self._no_shapes)] = self._shape_mask(s, hand, size)
-        if size > self.config.must_discard_to_go_out and self.may_use_table(s):
-            mask[A.LAY_OFF : A.EXCHANGE] = (hand > 0) & (s.accept > 0)
+    def _discards(self, s: RommeState, hand: np.ndarray) -> np.ndarray:
+        """Bool per kind: may the mover discard it (before the look-ahead)?"""
+        cfg = self.config
+        ok = hand > 0
+        if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
+            ok[s.drawn_discard] = False
+        if not cfg.may_discard_joker:
+            ok[JOKER] = False
+        if not ok.any():
+            if cfg.rediscard_ban_lapses:
+                ok = hand > 0
+            elif not cfg.may_discard_joker:
+                ok[JOKER] = hand[JOKER] > 0
+        return ok
 
     def _shape_mask(self, s: RommeState, hand: np.ndarray, size: int) -> np.ndarray:
         """Bool per shape of the variant: may the mover, holding ``hand`` of ``size`` cards, lay
@@ -350,35 +422,92 @@ class RommeGame(Game):
             return True
         return any(m.provisional and card in m.naturals() for m in s.melds)
 
-    def _joker_usable(self, s: RommeState, mask: np.ndarray) -> bool:
-        """Is some legal action putting a joker on the table (``mask`` holds the melds and
-        lay-offs already)?"""
-        if mask[A.LAY_OFF + JOKER]:
-            return True
-        shapes = np.flatnonzero(mask[A.MELD :])
-        naturals = self.opening.naturals(s.hands[s.current])[shapes]
-        return bool((self.opening.length[shapes] > naturals).any())
+    # -- the look-ahead: no dead ends --------------------------------------------------------
+    def _take_risky(self, s: RommeState) -> bool:
+        """Would taking the discard leave a hand of nothing but barred copies of it?"""
+        p, top = s.current, s.discard[-1]
+        return self._ban and s.sizes[p] == int(s.hands[p, top])
 
-    def _exchange_usable(self, s: RommeState, k: int) -> bool:
-        """The exchange is offered only if the freed joker can go back on the table at once:
-        laid off (on the meld it came from or another) or melded from the new hand."""
-        if not self.config.exchanged_joker_must_be_used:
+    def _risky(self, s: RommeState, mask: np.ndarray) -> list[int]:
+        """The offered actions after which the turn might not be able to end: all of them while
+        a joker is owed, every exchange when it must be used, and the lay-offs and melds that
+        would leave only the barred card."""
+        if self.owed_jokers(s):
+            risky = (np.flatnonzero(mask[A.LAY_OFF :]) + A.LAY_OFF).tolist()
+            return risky + ([A.ABANDON] if mask[A.ABANDON] else [])
+        risky = []
+        swap_ids = s.offers[2]
+        if self.config.exchanged_joker_must_be_used and swap_ids.size:
+            risky = swap_ids[mask[swap_ids] > 0].tolist()
+        y = self.barred(s)
+        hand = s.hands[s.current]
+        if y < 0 or not hand[y]:
+            return risky
+        other = s.sizes[s.current] - int(hand[y])  # cards the mover may discard
+        if other > _LONGEST:
+            return risky
+        lay_ids, lay_kinds = s.offers[0], s.offers[1]
+        offered = mask[lay_ids] > 0
+        lay, kinds = lay_ids[offered], lay_kinds[offered]
+        risky += lay[np.where(kinds == y, other == 0, other == 1)].tolist()
+        shapes = np.flatnonzero(mask[A.MELD :])
+        if shapes.size:
+            if y == JOKER:  # the shape's natural cards are the ones not barred
+                used = self.opening.naturals(hand)[shapes]
+            else:
+                used = self.opening.length[shapes] - A.SHAPE_MATRIX[shapes, y]
+            risky += (shapes[used >= other] + A.MELD).tolist()
+        return risky
+
+    def _alive_after(self, s: RommeState, action: int) -> bool:
+        trial = s.clone()
+        trial.mask = None
+        self._apply(trial, action)
+        return self.alive(trial)
+
+    def alive(self, s: RommeState) -> bool:
+        """Can the mover still end the turn by the rules: discard (with no joker owed) or go
+        out, after more melds, lay-offs and exchanges? While a joker is owed only the moves
+        that place one are searched (see the module docstring); an unfinished opening can
+        always be abandoned."""
+        if s.over or s.phase == DRAW:
             return True
-        cfg = self.config
-        hand = s.hands[s.current].copy()
-        hand[k] -= 1
-        hand[JOKER] += 1
-        size = int(hand.sum())
-        if size > cfg.must_discard_to_go_out and self.may_use_table(s):
-            target = next(m for m in s.melds if not m.provisional and k in m.joker_kinds())
-            after = copy.copy(target)
-            after.cells = list(target.cells)
-            after.exchange(k)
-            others = s.accept[JOKER] - (target.joker_end(cfg) >= 0)
-            if others > 0 or after.joker_end(cfg) >= 0:
-                return True
-        shapes = self._shape_mask(s, hand, size)
-        return bool((shapes & (self.opening.naturals(hand) < self.opening.length)).any())
+        owed = self.owed_jokers(s)
+        pending = self.pending(s)
+        if pending and not (owed and self._owed_after_abandon(s)):
+            return True
+        hand = s.hands[s.current]
+        if not (owed or pending) and self._discards(s, hand).any():
+            return True
+        if owed == 1 and self._joker_off_then_discard(s, hand):
+            return True
+        mask = self._rules_mask(s)
+        if mask[A.DISCARD : A.LAY_OFF].any():
+            return True
+        mask[A.ABANDON] = 0
+        if owed:
+            mask[A.EXCHANGE : A.MELD] = 0
+            mask[A.LAY_OFF : A.EXCHANGE] &= _LAY_JOKER
+            shapes = np.flatnonzero(mask[A.MELD :])
+            natural = self.opening.naturals(hand)[shapes] == self.opening.length[shapes]
+            mask[A.MELD + shapes[natural]] = 0
+        return any(self._alive_after(s, int(a)) for a in np.flatnonzero(mask))
+
+    def _joker_off_then_discard(self, s: RommeState, hand: np.ndarray) -> bool:
+        """The common way to settle one owed joker, checked without the full mask: lay it off
+        somewhere on the table and keep a card that may be discarded."""
+        size = s.sizes[s.current]
+        if size <= self.config.must_discard_to_go_out or not self.may_use_table(s):
+            return False
+        if not (s.offers[1] == JOKER).any():
+            return False
+        y = self.barred(s)
+        barred = 0 if y < 0 else int(hand[y]) - (y == JOKER)
+        return size == 1 or size - 1 - barred > 0  # out, or a card left to discard
+
+    def _owed_after_abandon(self, s: RommeState) -> bool:
+        placed = sum(m.joker_count() for m in s.melds if m.provisional)
+        return s.exchanged > s.jokers_placed - placed
 
     # -- transitions -------------------------------------------------------------------------
     def _apply(self, s: RommeState, a: int) -> None:
@@ -386,49 +515,44 @@ class RommeGame(Game):
         hand = s.hands[p]
         if a == A.DRAW_STOCK:
             hand[s.stock.pop()] += 1
-            s.public[p, _SIZE] += 1
+            self._resize(s, p, 1)
             self._refill(s)
             s.phase = PLAY
         elif a == A.DRAW_DISCARD:
             card = s.drawn_discard = s.discard.pop()
             s.pile[card] -= 1
-            s.public[p, _TAKEN + card] += 1
-            s.public[p, _SIZE] += 1
+            _record(s.public[p, _TAKEN:], card)
             hand[card] += 1
+            self._resize(s, p, 1)
             s.phase = PLAY
         elif a >= A.MELD:
             self._meld(s, a - A.MELD)
         elif a >= A.EXCHANGE:
-            k = a - A.EXCHANGE
-            target = next(m for m in s.melds if not m.provisional and k in m.joker_kinds())
-            target.exchange(k)
+            slot, i = divmod(a - A.EXCHANGE, A.SWAP_PER_SLOT)
+            m = s.melds[slot]
+            k = next(k for j, k in m.offers(self.config)[1] if j == i)
+            s.melds[slot] = m.exchange(i)
             hand[k] -= 1
             hand[JOKER] += 1
             s.exchanged += 1
             self._table_changed(s)
         elif a >= A.LAY_OFF:
-            k = a - A.LAY_OFF
-            if k == JOKER:
-                target = next(
-                    m for m in s.melds if not m.provisional and m.joker_end(self.config) >= 0
-                )
-                s.jokers_placed += 1
-            else:
-                target = next(
-                    m for m in s.melds if not m.provisional and k in m.accepts(self.config)
-                )
-            target.add(k, self.config)
+            slot, i = divmod(a - A.LAY_OFF, A.LAY_PER_SLOT)
+            m = s.melds[slot]
+            k = next(k for j, k in m.offers(self.config)[0] if j == i)
+            s.melds[slot] = m.lay_off(i)
+            s.jokers_placed += k == JOKER
             hand[k] -= 1
-            s.public[p, _SIZE] -= 1
+            self._resize(s, p, -1)
             self._table_changed(s)
-            if not hand.any():
+            if not s.sizes[p]:
                 self._end_round(s, p)
         elif a == A.ABANDON:
             while s.melds and s.melds[-1].provisional:
                 m = s.melds.pop()
                 np.add.at(hand, m.cards(), 1)
-                s.public[p, _SIZE] += len(m)
                 s.jokers_placed -= m.joker_count()
+                self._resize(s, p, len(m))
             s.pending_value = 0
             self._table_changed(s)
         else:
@@ -436,14 +560,20 @@ class RommeGame(Game):
             hand[k] -= 1
             s.discard.append(k)
             s.pile[k] += 1
-            s.public[p, _DISCARDED + k] += 1
-            s.public[p, _SIZE] -= 1
-            if not hand.any():
+            _record(s.public[p, _DISCARDED:], k)
+            self._resize(s, p, -1)
+            if not s.sizes[p]:
                 if self.pending(s):  # going out under hand_rummy_ignores_opening_min
                     self._commit(s)
                 self._end_round(s, p)
             else:
                 self._end_turn(s)
+
+    @staticmethod
+    def _resize(s: RommeState, p: int, change: int) -> None:
+        """Hand ``p`` gained (lost) ``change`` cards: its size and the public record of it."""
+        s.sizes[p] += change
+        s.public[p, _SIZE] = s.sizes[p] / MAX_HAND
 
     def _meld(self, s: RommeState, shape: int) -> None:
         p = s.current
@@ -453,40 +583,50 @@ class RommeGame(Game):
         for c in m.naturals():
             hand[c] -= 1
         hand[JOKER] -= m.joker_count()
-        s.public[p, _SIZE] -= len(m)
+        self._resize(s, p, -len(m))
         s.jokers_placed += m.joker_count()
         s.melds.append(m)
-        if not opened:
+        if opened:
+            self._table_changed(s)
+        else:
             s.pending_value += m.value()
             done = s.pending_value >= self.config.opening_min and self._drawn_card_used(s)
-            if done or not hand.any():
+            if done or not s.sizes[p]:
                 self._commit(s)
-        self._table_changed(s)
-        if not hand.any():
+            s.version += 1
+        if not s.sizes[p]:
             self._end_round(s, p)
 
-    @staticmethod
-    def _commit(s: RommeState) -> None:
+    def _commit(self, s: RommeState) -> None:
         """The pending melds become the mover's opening."""
-        for m in s.melds:
-            m.provisional = False
+        s.melds = [m.committed() if m.provisional else m for m in s.melds]
         s.opened[s.current] = s.opened_now = True
         s.public[s.current, _OPENED] = 1
         s.pending_value = 0
+        self._table_changed(s)
 
     def _table_changed(self, s: RommeState) -> None:
-        """Rebuild the lay-off and exchange targets (committed melds only)."""
+        """List what the committed melds take (each meld keeps its own offers)."""
         cfg = self.config
-        s.accept[:] = 0
-        s.exch[:] = 0
-        for m in s.melds:
+        lay_ids, lay_kinds, swap_ids, swap_kinds = [], [], [], []
+        for slot, m in enumerate(s.melds):
             if m.provisional:
                 continue
-            for k in m.accepts(cfg):
-                s.accept[k] += 1
-            s.accept[JOKER] += m.joker_end(cfg) >= 0
-            for k in m.joker_kinds():
-                s.exch[k] += 1
+            lay, swap = m.offers(cfg)
+            base = A.LAY_OFF + slot * A.LAY_PER_SLOT
+            for i, k in lay:
+                lay_ids.append(base + i)
+                lay_kinds.append(k)
+            base = A.EXCHANGE + slot * A.SWAP_PER_SLOT
+            for i, k in swap:
+                swap_ids.append(base + i)
+                swap_kinds.append(k)
+        s.offers = (
+            np.array(lay_ids, np.int64),
+            np.array(lay_kinds, np.int64),
+            np.array(swap_ids, np.int64),
+            np.array(swap_kinds, np.int64),
+        )
         s.version += 1
 
     def _refill(self, s: RommeState) -> None:
@@ -494,7 +634,7 @@ class RommeGame(Game):
         but its top card."""
         if not s.stock and self.config.on_stock_empty == "reshuffle" and len(s.discard) > 1:
             s.stock = s.discard[:-1]
-            s.rng.shuffle(s.stock)
+            self._stream(s).shuffle(s.stock)
             s.discard = s.discard[-1:]
             s.pile[:] = 0
             s.pile[s.discard[0]] = 1
@@ -565,7 +705,7 @@ class RommeGame(Game):
             }
         )
         s.totals += charges
-        s.public[:, _TOTAL] = s.totals / 100.0
+        s.public[:, _TOTAL] = np.tanh(s.totals / TOTAL_SCALE)
         s.rounds_played += 1
         if cfg.reward == "points":
             s.returns -= charges
@@ -628,6 +768,7 @@ class RommeGame(Game):
 
 __all__ = [
     "DRAW",
+    "MAX_HAND",
     "MAX_MELDS",
     "PHASES",
     "PLAY",

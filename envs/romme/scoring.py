@@ -16,7 +16,7 @@ def score_hand(cards: list[int], never_opened: bool = False, players: int = 2, *
     holding it pays: the hand value, or with ``never_opened`` the surcharged, capped amount for
     ``players`` players), ``opening_value`` and ``opening_melds`` (the most valuable melds it
     could lay as an opening, cards written as ``parse_cards`` reads them, ``JK`` for a joker
-    in the place it stands for). ``flags`` are ``romme_v0`` rules; a bad one is a
+    in the place it stands for). ``flags`` are ``romme_v1`` rules; a bad one is a
     ``ValueError``."""
     cfg = build_config(Config, GAME, {"num_players": players, **flags})
     counts = to_counts(cards)

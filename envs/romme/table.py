@@ -6,27 +6,29 @@ suits of its natural cards and a joker count (a set's joker stands for any suit 
 R13's ``8S 8H Jk`` can be exchanged with 8D or 8C). Values follow the opening count: a card at
 position 0 (ace low) is worth 1, at 13 (ace high) 11, 2-10 face value, J/Q/K 10; a joker is
 worth the card it stands for.
+
+A :class:`TableMeld` is an immutable value: a lay-off or an exchange makes a new one. So a
+state's copy shares its melds with the original (a cheap ``clone``), and a meld can keep what
+it offers (:meth:`TableMeld.offers`) once computed.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from taas.envs.core.cards import JOKER, NUM_RANKS, card_str, kind
+from taas.envs.core.melds import ROMME_MELD_VALUES
 from taas.envs.core.opening import position_kind
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
 
 
 def position_value(pos: int) -> int:
-    """Opening value of the card at run position ``pos`` (ace 1 low, 11 high)."""
-    if pos == 0:
-        return 1
-    if pos == 13:
-        return 11
-    return min(pos % NUM_RANKS + 1, 10)
+    """Opening value of the card at run position ``pos`` (ace 1 low, 11 high; a wrap run's
+    positions past 13 are its 2, 3, ...)."""
+    return ROMME_MELD_VALUES[pos if pos <= 13 else pos - 13]
 
 
-RANK_VALUE = [11] + [min(r + 1, 10) for r in range(1, NUM_RANKS)]
+RANK_VALUE = [ROMME_MELD_VALUES[13], *ROMME_MELD_VALUES[1:13]]
 """Opening value of a set's card by rank (an ace in a set is high: 11)."""
 
 
@@ -42,9 +44,11 @@ def jokers_allowed(limit: str, naturals: int, jokers: int) -> bool:
 
 
 class TableMeld:
-    """One meld on the table, who laid it and whether it is part of an unfinished opening."""
+    """One meld on the table, who laid it and whether it is part of an unfinished opening.
+    Never changed in place (see the module docstring)."""
 
     __slots__ = (
+        "_offers",
         "cells",
         "first",
         "is_run",
@@ -62,7 +66,7 @@ class TableMeld:
         is_run: bool,
         suit: int = -1,
         first: int = 0,
-        cells: list[bool] | None = None,
+        cells: tuple[bool, ...] = (),
         rank: int = -1,
         suits: int = 0,
         jokers: int = 0,
@@ -72,15 +76,23 @@ class TableMeld:
         self.is_run = is_run
         self.suit = suit
         self.first = first
-        self.cells = cells or []
+        self.cells = tuple(cells)
         self.rank = rank
         self.suits = suits
         self.jokers = jokers
         self.provisional = provisional
+        self._offers = None
+
+    def _with(self, **changes) -> TableMeld:
+        fields = {
+            name: getattr(self, name)
+            for name in ("owner", "is_run", "suit", "first", "cells", "rank", "suits", "jokers")
+        }
+        return TableMeld(**(fields | changes))
 
     # -- contents -------------------------------------------------------------------------
     def __len__(self) -> int:
-        return len(self.cells) if self.is_run else bin(self.suits).count("1") + self.jokers
+        return len(self.cells) if self.is_run else self.suits.bit_count() + self.jokers
 
     def joker_count(self) -> int:
         return sum(self.cells) if self.is_run else self.jokers
@@ -112,80 +124,80 @@ class TableMeld:
 
     # -- what it accepts --------------------------------------------------------------------
     def ends(self, wrap: bool) -> list[tuple[int, int]]:
-        """(position, side) where one more card fits: side 1 high end, 0 low end."""
+        """(position, side) where one more card fits: side 0 low end, 1 high end."""
         n = len(self.cells)
         if n >= 13:
             return []
         out = []
-        high = self.first + n
-        if high <= 13 or wrap:
-            out.append((high, 1))
         if self.first > 0:
             out.append((self.first - 1, 0))
         elif wrap:
             out.append((12, 0))
+        high = self.first + n
+        if high <= 13 or wrap:
+            out.append((high, 1))
         return out
 
-    def accepts(self, cfg: Config) -> list[int]:
-        """Natural kinds that can be laid off here (at most two for a run)."""
+    def offers(self, cfg: Config) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """What the meld takes, as (index within its slot's ids, card kind the hand gives):
+        lay-offs (:data:`~taas.envs.romme.actions.LAY_OFF` order: a natural at the low or high
+        end of a run, a natural of each missing suit of a set, a joker at a run's low or high
+        end, a joker in a set) and exchanges (a run's joker by the rank it stands for, a set's
+        joker by the suit put in its place). Computed once per meld (melds never change)."""
+        if self._offers is not None:
+            return self._offers
+        lay: list[tuple[int, int]] = []
+        swap: list[tuple[int, int]] = []
+        jokers = self.joker_count()
+        joker_ok = jokers_allowed(cfg.joker_limit, len(self) - jokers, jokers + 1)
         if self.is_run:
-            return [position_kind(self.suit, p) for p, _ in self.ends(cfg.allow_wraparound)]
-        if len(self) >= 4:
-            return []
-        return [kind(self.rank, s) for s in range(4) if not self.suits >> s & 1]
-
-    def joker_end(self, cfg: Config) -> int:
-        """Where a joker can be laid off: 1 high end, 0 low end (high first), -1 nowhere."""
-        naturals = len(self) - self.joker_count()
-        if not jokers_allowed(cfg.joker_limit, naturals, self.joker_count() + 1):
-            return -1
-        if not self.is_run:
-            return 1 if len(self) < 4 else -1
-        for _, side in self.ends(cfg.allow_wraparound):
-            neighbour = self.cells[-1] if side else self.cells[0]
-            if cfg.jokers_may_touch or not neighbour:
-                return side
-        return -1
-
-    def joker_kinds(self) -> list[int]:
-        """Natural kinds that could replace one of its jokers (the exchange)."""
-        if self.is_run:
-            return [position_kind(self.suit, self.first + i) for i, j in enumerate(self.cells) if j]
-        if not self.jokers:
-            return []
-        return [kind(self.rank, s) for s in range(4) if not self.suits >> s & 1]
-
-    # -- changes ------------------------------------------------------------------------------
-    def add(self, card: int, cfg: Config) -> None:
-        """Lay off ``card`` (a natural accepted here, or a joker at :meth:`joker_end`)."""
-        if not self.is_run:
-            if card == JOKER:
-                self.jokers += 1
-            else:
-                self.suits |= 1 << (card // NUM_RANKS)
-            return
-        if card == JOKER:
-            side = self.joker_end(cfg)
-        else:
-            side = next(
-                s for p, s in self.ends(cfg.allow_wraparound) if position_kind(self.suit, p) == card
-            )
-        if side:
-            self.cells.append(card == JOKER)
-        else:
-            self.cells.insert(0, card == JOKER)
-            self.first = self.first - 1 if self.first > 0 else 12
-
-    def exchange(self, card: int) -> None:
-        """Put natural ``card`` where a joker stood for it; the joker leaves the meld."""
-        if self.is_run:
+            for pos, side in self.ends(cfg.allow_wraparound):
+                lay.append((A.LAY_LOW + side, position_kind(self.suit, pos)))
+                neighbour = self.cells[-1] if side else self.cells[0]
+                if joker_ok and (cfg.jokers_may_touch or not neighbour):
+                    lay.append((A.LAY_JOKER_LOW + side, JOKER))
             for i, j in enumerate(self.cells):
-                if j and position_kind(self.suit, self.first + i) == card:
-                    self.cells[i] = False
-                    return
-            raise AssertionError("no joker stands for that card")
-        self.suits |= 1 << (card // NUM_RANKS)
-        self.jokers -= 1
+                if j:
+                    pos = self.first + i
+                    swap.append((pos % NUM_RANKS, position_kind(self.suit, pos)))
+        else:
+            missing = [s for s in range(4) if not self.suits >> s & 1]
+            if len(self) < 4:
+                lay += [(A.LAY_SUIT + s, kind(self.rank, s)) for s in missing]
+                if joker_ok:
+                    lay.append((A.LAY_JOKER_SET, JOKER))
+            if self.jokers:
+                swap += [(A.SWAP_SUIT + s, kind(self.rank, s)) for s in missing]
+        self._offers = (lay, swap)
+        return self._offers
+
+    # -- changes (each a new meld) --------------------------------------------------------------
+    def lay_off(self, index: int) -> TableMeld:
+        """The meld after the lay-off ``index`` (one of :meth:`offers`' lay-off indices)."""
+        if not self.is_run:
+            if index == A.LAY_JOKER_SET:
+                return self._with(jokers=self.jokers + 1)
+            return self._with(suits=self.suits | 1 << (index - A.LAY_SUIT))
+        joker = index >= A.LAY_JOKER_LOW
+        if (index - A.LAY_JOKER_LOW if joker else index - A.LAY_LOW) == 1:
+            return self._with(cells=(*self.cells, joker))
+        return self._with(cells=(joker, *self.cells), first=self.first - 1 if self.first else 12)
+
+    def exchange(self, index: int) -> TableMeld:
+        """The meld after a natural takes the place of a joker (an exchange index of
+        :meth:`offers`); the joker leaves the meld."""
+        if not self.is_run:
+            return self._with(suits=self.suits | 1 << (index - A.SWAP_SUIT), jokers=self.jokers - 1)
+        cells = list(self.cells)
+        for i, j in enumerate(cells):
+            if j and (self.first + i) % NUM_RANKS == index:
+                cells[i] = False
+                return self._with(cells=tuple(cells))
+        raise ValueError(f"no joker of {self} stands for rank index {index}")
+
+    def committed(self) -> TableMeld:
+        """The same meld, no longer provisional (the opening is complete)."""
+        return self._with()
 
 
 def meld_from_shape(shape: int, hand: np.ndarray, owner: int, provisional: bool) -> TableMeld:
@@ -193,7 +205,7 @@ def meld_from_shape(shape: int, hand: np.ndarray, owner: int, provisional: bool)
     joker (the caller has checked the joker supply and limits)."""
     is_run, suit, first, length, suits = A.SHAPES[shape]
     if is_run:
-        cells = [not hand[position_kind(suit, first + i)] for i in range(length)]
+        cells = tuple(not hand[position_kind(suit, first + i)] for i in range(length))
         return TableMeld(owner, True, suit=suit, first=first, cells=cells, provisional=provisional)
     held = sum(1 << s for s in range(4) if suits >> s & 1 and hand[kind(first, s)])
     return TableMeld(
@@ -201,6 +213,6 @@ def meld_from_shape(shape: int, hand: np.ndarray, owner: int, provisional: bool)
         False,
         rank=first,
         suits=held,
-        jokers=length - bin(held).count("1"),
+        jokers=length - held.bit_count(),
         provisional=provisional,
     )

@@ -1,9 +1,12 @@
-"""romme_v0 as a PettingZoo env: API, seeding, conformance, hidden information, bad input."""
+"""romme_v1 as a PettingZoo env: API, seeding, conformance, hidden information, bad input."""
 
+import pickle
 import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 from romme_helpers import play, setup
 from taas.envs.core.cards import NUM_KINDS
@@ -13,7 +16,7 @@ from taas.envs.romme.config import Config
 from taas.envs.romme.env import env as make_env
 from taas.envs.romme.env import raw_env
 from taas.envs.romme.observation import LAYOUT, ROW_LAYOUT, ROW_SIZE, SIZE, RommeObserver
-from taas.envs.romme.rules import DRAW, PLAY, SEAT, SEAT_SIZE, RommeGame
+from taas.envs.romme.rules import COPY_STEP, DRAW, MAX_HAND, PLAY, SEAT, SEAT_SIZE, RommeGame
 
 CONFIGS = [
     {"num_players": 2},
@@ -105,12 +108,14 @@ def test_incremental_records_match_the_cards(rules):
                 discarded[:], taken[:] = 0, 0
             public = state.public
             assert np.array_equal(state.pile, np.bincount(state.discard, minlength=NUM_KINDS))
-            assert np.array_equal(public[:, SEAT["hand_size"]].ravel(), state.hands.sum(axis=1))
+            sizes = public[:, SEAT["hand_size"]].ravel() * MAX_HAND
+            assert np.allclose(sizes, state.hands.sum(axis=1), atol=1e-4)
             assert np.array_equal(public[:, SEAT["opened"]].ravel(), state.opened)
-            assert np.allclose(public[:, SEAT["total"]].ravel(), state.totals / 100)
+            assert np.allclose(public[:, SEAT["total"]].ravel(), np.tanh(state.totals / 500))
             assert np.flatnonzero(public[:, SEAT["dealer"]].ravel()).tolist() == [state.dealer]
-            assert np.array_equal(public[:, SEAT["discarded"]], discarded)
-            assert np.array_equal(public[:, SEAT["taken"]], taken)
+            for record, counts in ((SEAT["discarded"], discarded), (SEAT["taken"], taken)):
+                scaled = np.minimum(counts * COPY_STEP, 1)
+                assert np.allclose(public[:, record], scaled, atol=1e-6)
 
 
 @pytest.mark.parametrize("phase", [DRAW, PLAY])
@@ -142,20 +147,16 @@ def test_observation_encodes_the_table():
     assert run[ROW_LAYOUT["is_run"]][0] == 1 and run[ROW_LAYOUT["suits"]].tolist() == [0, 0, 0, 1]
     assert np.flatnonzero(run[ROW_LAYOUT["naturals"]]).tolist() == [4, 6]
     assert np.flatnonzero(run[ROW_LAYOUT["jokers"]]).tolist() == [5]  # the joker is the 6C
-    assert group[ROW_LAYOUT["jokers"]][7] == 1 and group[ROW_LAYOUT["suits"]].tolist() == [
-        1,
-        1,
-        0,
-        0,
-    ]
+    assert group[ROW_LAYOUT["jokers"]][7] == pytest.approx(1 / 3)  # a set's jokers / 3
+    assert group[ROW_LAYOUT["suits"]].tolist() == [1, 1, 0, 0]
     owners = table[:, ROW_LAYOUT["owner"]]
     assert owners[0].tolist() == [0, 1, 0, 0, 0, 0] and owners[1].tolist() == [0, 0, 1, 0, 0, 0]
     seats = vec[LAYOUT["seats"]].reshape(-1, SEAT_SIZE)
     assert seats[:, SEAT["opened"]].ravel().tolist() == [1, 1, 0, 0, 0, 0]
     assert len(vec) == SIZE
-    play(game, state, "exchange 6C")
+    play(game, state, "exchange @0 6")
     vec = RommeObserver(game.config).encode(state, 1)
-    assert vec[LAYOUT["owed_jokers"]][0] == 1
+    assert vec[LAYOUT["owed_jokers"]][0] == pytest.approx(1 / 6)
     table = vec[LAYOUT["table"]].reshape(-1, ROW_SIZE)
     assert table[0, ROW_LAYOUT["owner"]].tolist() == [1, 0, 0, 0, 0, 0]
 
@@ -164,7 +165,7 @@ def test_pending_opening_is_public():
     game, state = setup({0: "QH KH AH 7S 7D 7C 2S 5H 9D 9C 4S 8H JS JD"})
     play(game, state, "meld QH-AH")
     vec = RommeObserver(game.config).encode(state, 2)
-    assert vec[LAYOUT["pending_value"]][0] == pytest.approx(0.31)
+    assert vec[LAYOUT["pending_value"]][0] == pytest.approx(31 / 40)
     assert vec[LAYOUT["table"]][ROW_LAYOUT["provisional"]][0] == 1
 
 
@@ -199,3 +200,59 @@ def test_bad_input():
         warnings.simplefilter("ignore")
         wrapped.step(2)
     assert wrapped.rewards[agent] == -1 and all(wrapped.terminations.values())
+
+
+def test_up_card_stays_public_after_a_reshuffle():
+    """The card turned up at the deal is no seat's discard; once the pile is reshuffled into
+    the stock only its own block still shows it."""
+    config = Config(num_players=2, on_stock_empty="reshuffle")
+    game, observer = RommeGame(config), RommeObserver(config)
+    state = game.new_state(np.random.default_rng(6))  # a deal that reaches the reshuffle
+    up, shuffles = state.discard[0], state.shuffles
+    rng = np.random.default_rng(0)
+    while state.shuffles == shuffles and not state.over:
+        game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    assert not state.over
+    for player in range(2):
+        assert np.flatnonzero(observer.encode(state, player)[LAYOUT["up_card"]]).tolist() == [up]
+
+
+def test_clone_is_independent():
+    game, state = setup({0: "8H 9H 2C"}, melds=((1, "5H 6H 7H"),), opened=(0, 1))
+    before = pickle.dumps(state)
+    other = state.clone()
+    assert pickle.dumps(other) == before
+    play(game, other, "lay_off @0 high")
+    other.hands[1, 0] += 1
+    other.stock.pop()
+    other.discard.append(0)
+    other.melds.append(other.melds[0])
+    other.public[:] = 0.5
+    other.totals[0] = 7
+    assert pickle.dumps(state) == before and str(state.melds[0]) == "5♥ 6♥ 7♥"
+    play(game, state, "lay_off @0 high")  # the original still plays on its own
+    assert len(state.melds) == 1 and state.hands[0].sum() == 2
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rules=st.sampled_from(
+        [
+            {"num_players": 2, "on_stock_empty": "reshuffle"},
+            {"num_players": 6, "hand_size": 14, "first_player_extra_card": True},
+            {"num_players": 3, "episode": "match", "max_turns_per_round": 30},
+        ]
+    ),
+)
+def test_observations_stay_within_declared_bounds(seed, rules):
+    config = Config(**{"max_turns_per_round": 150, **rules})
+    game, observer = RommeGame(config), RommeObserver(config)
+    assert (observer.low == 0).all() and (observer.high == 1).all()
+    rng = np.random.default_rng(seed)
+    state = game.new_state(rng)
+    while not state.over:
+        for player in range(game.num_players):
+            obs = observer.encode(state, player)
+            assert (obs >= 0).all() and (obs <= 1).all(), seed
+        game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))

@@ -202,11 +202,13 @@ def test_opening_melds_are_disjoint_and_add_up(rules):
 
 def test_action_shapes_are_the_shared_catalogue():
     """Rommé's meld action ids are the shared catalogue's shape ids: the variant with
-    wrap-around uses every shape, one without it the runs and sets (ids 161..533 in the
+    wrap-around uses every shape, one without it the runs and sets (ids 992..1364 in the
     layout table of envs/romme/actions.py), so one mask slice serves every variant."""
     assert search(Config(allow_wraparound=True)).shapes == A.SHAPES
     assert search(Config()).shapes == A.SHAPES[:373]
-    assert (A.MELD, A.NUM_ACTIONS) == (161, 798)
+    assert (A.LAY_OFF, A.EXCHANGE, A.MELD, A.NUM_ACTIONS) == (56, 380, 992, 1629)
+    names = [A.action_to_str(a) for a in range(A.NUM_ACTIONS)]
+    assert len(set(names)) == A.NUM_ACTIONS  # one static meaning per id
     names = [A.action_to_str(A.MELD + i) for i in (0, 307, 308, 372, 373, 636)]
     assert names == [
         "meld AS-3S",

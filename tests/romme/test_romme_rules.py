@@ -135,6 +135,7 @@ def test_r11_blocked_round_three_players():
     )
     state.hands[0] = to_counts(parse_cards("5S 7D 3D"))
     state.discard.pop()  # the 3D is player 0's, drawn as the last stock card
+    game.refresh_public(state)  # the hand was edited by hand
     play(game, state, "discard 3D")
     entry = state.history[0]
     assert entry["blocked"] and entry["winners"] == [1]
@@ -149,6 +150,7 @@ def test_r12_end_of_game_and_tie():
     state.hands[1] = to_counts(parse_cards("2C 3C 4C"))
     state.discard += parse_cards("6D 7H")
     state.current = 1
+    game.refresh_public(state)  # the hand was edited by hand
     play(game, state, "meld 2C-4C")  # player 1 goes out; player 0 pays 24 -> 114
     assert state.over and state.totals.tolist() == [114, 60] and state.winners == [1]
     game, state = setup(
@@ -171,8 +173,8 @@ def test_r12_end_of_game_and_tie():
 
 def test_r13_joker_exchange():
     game, state = setup({0: "6C 9H 9S 2D 4D"}, melds=((1, "5C JK 7C"),), opened=(0, 1))
-    assert "exchange 6C" in legal(game, state)
-    play(game, state, "exchange 6C")
+    assert "exchange @0 6" in legal(game, state)
+    play(game, state, "exchange @0 6")
     moves = legal(game, state)
     assert not any(a.startswith("discard") for a in moves)  # the joker must be used
     assert "meld 9SHD" in moves
@@ -180,10 +182,10 @@ def test_r13_joker_exchange():
     assert any(a.startswith("discard") for a in legal(game, state))
     assert str(state.melds[0]) == "5♣ 6♣ 7♣"
     game, state = setup({0: "8D 8C 2D 5H"}, melds=((1, "8S 8H JK"),), opened=(0, 1))
-    assert {"exchange 8D", "exchange 8C"} <= legal(game, state)
+    assert {"exchange @0 D", "exchange @0 C"} <= legal(game, state)
     game, state = setup({0: "8D 8C 2D 3D 9S"}, melds=((1, "8S 8H 8D JK"),), opened=(0, 1))
     moves = legal(game, state)
-    assert "exchange 8C" in moves and "exchange 8D" not in moves
+    assert "exchange @0 C" in moves and "exchange @0 D" not in moves
 
 
 def test_r14_ace_in_hand():
@@ -192,13 +194,15 @@ def test_r14_ace_in_hand():
 
 
 # -- lay-offs and going out ---------------------------------------------------------------------
-def test_lay_off_targets_oldest_meld_and_going_out_by_melding():
+def test_lay_off_names_meld_and_end_and_going_out_by_melding():
     game, state = setup({0: "8C JK 2D"}, melds=((1, "5C 6C 7C"), (1, "8S 8H 8D")), opened=(0, 1))
-    assert {"lay_off 8C", "lay_off JK"} <= legal(game, state)
-    play(game, state, "lay_off 8C")
+    moves = legal(game, state)
+    assert {"lay_off @0 high", "lay_off @1 C", "lay_off JK @0 low", "lay_off JK @1"} <= moves
+    assert "lay_off @0 low" not in moves  # that end takes the 4C
+    play(game, state, "lay_off @0 high")
     assert str(state.melds[0]) == "5♣ 6♣ 7♣ 8♣"
-    play(game, state, "lay_off JK")
-    assert str(state.melds[0]) == "5♣ 6♣ 7♣ 8♣ Jk"
+    play(game, state, "lay_off JK @0 low")
+    assert str(state.melds[0]) == "Jk 5♣ 6♣ 7♣ 8♣"
     game, state = setup({0: "2D 3D 4D"}, opened=(0,), num_players=2)
     play(game, state, "meld 2D-4D")
     assert state.over and state.winners == [0]
@@ -240,7 +244,7 @@ def test_flag_allow_wraparound():
     game, state = setup({0: hand}, opened=(0,), allow_wraparound=True)
     assert "meld KS-2S" in legal(game, state)
     game, state = setup({0: "3S 5H"}, melds=((1, "QS KS AS"),), opened=(0,), allow_wraparound=True)
-    assert "lay_off 2S" not in legal(game, state)
+    assert "lay_off @0 high" not in legal(game, state)
 
 
 @pytest.mark.parametrize(
@@ -256,7 +260,8 @@ def test_flag_jokers_may_touch():
     assert value("4H JK JK 7H") == 22
     assert value("4H JK JK 7H", jokers_may_touch=False) == 0
     game, state = setup({0: "JK 2D"}, melds=((1, "5C 6C JK"),), opened=(0,), jokers_may_touch=False)
-    play(game, state, "lay_off JK")
+    assert "lay_off JK @0 high" not in legal(game, state)
+    play(game, state, "lay_off JK @0 low")
     assert str(state.melds[0]) == "Jk 5♣ 6♣ Jk"
 
 
@@ -277,7 +282,7 @@ def test_flag_lay_off_on_opening_turn():
     for flag in (True, False):
         game, state = setup({0: hand}, lay_off_on_opening_turn=flag)
         play(game, state, "meld QH-AH", "meld 7SDC")
-        assert ("lay_off JH" in legal(game, state)) == flag
+        assert ("lay_off @0 low" in legal(game, state)) == flag
 
 
 def test_flag_exchanged_joker_must_be_used():
@@ -287,16 +292,16 @@ def test_flag_exchanged_joker_must_be_used():
         opened=(0, 1),
         exchanged_joker_must_be_used=False,
     )
-    play(game, state, "exchange 6C")
+    play(game, state, "exchange @0 6")
     assert {"discard JK", "discard 2D"} <= legal(game, state)
 
 
 def test_flag_exchange_before_opening():
     hand = "6C 9H 9S 9D QS KS 2D 4H 8C 10H JD 3S 5S 7H"
-    assert "exchange 6C" not in legal(*setup({0: hand}, melds=((1, "5C JK 7C"),)))
+    assert "exchange @0 6" not in legal(*setup({0: hand}, melds=((1, "5C JK 7C"),)))
     game, state = setup({0: hand}, melds=((1, "5C JK 7C"),), exchange_before_opening=True)
-    assert "exchange 6C" in legal(game, state)
-    play(game, state, "exchange 6C")
+    assert "exchange @0 6" in legal(game, state)
+    play(game, state, "exchange @0 6")
     assert "meld QS-AS" in legal(game, state)  # the joker opens: QS KS JK 31 + 9s 27
 
 
@@ -401,3 +406,90 @@ def test_bad_config_and_actions():
         game.apply_action(state, A.DRAW_STOCK)
     with pytest.raises(ValueError, match="not an action id"):
         game.apply_action(state, A.NUM_ACTIONS)
+
+
+# -- romme_v1: the player chooses the meld and the end; an exchanged joker is used; no re-discard
+def test_lay_off_chooses_the_meld_to_go_out():
+    """§4.4: a card goes on any meld that takes it. 8H fits the older set and the run; only
+    the run lets P0 lay 8H then 9H and go out on the KC (v0 put 8H on the set)."""
+    game, state = setup(
+        {0: "8H 9H"},
+        melds=((1, "8S 8D 8C"), (2, "5H 6H 7H")),
+        opened=(0, 1, 2),
+        phase=DRAW,
+        stock_top="KC",
+    )
+    play(game, state, "draw")
+    assert {"lay_off @0 H", "lay_off @1 high"} <= legal(game, state)
+    play(game, state, "lay_off @1 high", "lay_off @1 high", "discard KC")
+    assert str(state.melds[1]) == "5♥ 6♥ 7♥ 8♥ 9♥" and str(state.melds[0]) == "8♠ 8♦ 8♣"
+    assert state.over and state.winners == [0]
+
+
+def test_joker_lay_off_at_either_end_of_a_run():
+    game, state = setup(
+        {0: "JK 3H"}, melds=((2, "5H 6H 7H"),), opened=(0, 2), phase=DRAW, stock_top="KC"
+    )
+    play(game, state, "draw")
+    assert {"lay_off JK @0 low", "lay_off JK @0 high"} <= legal(game, state)
+    play(game, state, "lay_off JK @0 low", "lay_off @0 low", "discard KC")
+    assert str(state.melds[0]) == "3♥ Jk 5♥ 6♥ 7♥" and state.winners == [0]
+
+
+def test_exchanged_joker_must_be_used_in_the_same_turn():
+    """P0 swaps 8D for the set's joker; laying off 8C then would fill the set and strand the
+    joker (no meld in 2D 5C KH), so it is not offered, nor is any discard, until the joker is
+    back on the table."""
+    game, state = setup(
+        {0: "8D 8C 2D 5C"}, melds=((1, "8S 8H JK"),), opened=(0, 1), phase=DRAW, stock_top="KH"
+    )
+    play(game, state, "draw", "exchange @0 D")
+    moves = legal(game, state)
+    assert "lay_off @0 C" not in moves and not any(a.startswith("discard") for a in moves)
+    assert moves == {"lay_off JK @0"}
+    play(game, state, "lay_off JK @0")
+    assert "discard JK" not in legal(game, state) and "discard KH" in legal(game, state)
+
+
+def test_exchange_offered_only_if_the_joker_can_be_used():
+    melds = ((1, "8S 8H 8D JK"),)
+    game, state = setup({0: "8C 2D 5C KH"}, melds=melds, opened=(0, 1))
+    assert "exchange @0 C" not in legal(game, state)  # the full set takes no joker back
+    game, state = setup({0: "8C 2D 3D KH"}, melds=melds, opened=(0, 1))
+    assert "exchange @0 C" in legal(game, state)  # 2D 3D JK is a run
+    game, state = setup({0: "8C 2D 3D KH"}, melds=melds, opened=(0, 1))
+    play(game, state, "exchange @0 C")
+    assert legal(game, state) == {"meld AD-3D", "meld 2D-4D"}
+
+
+def test_card_taken_from_the_pile_is_never_discarded_again():
+    """§0: not even as the last card of a go-out. Laying off 9C would leave only the KS just
+    taken, which no meld takes: not offered. v0 let the ban lapse and P0 go out on KS."""
+    melds = ((1, "9S 9H 9D"), (2, "5H 6H 7H"))
+    game, state = setup({0: "9C"}, melds=melds, opened=(0,), phase=DRAW, discard="KS")
+    play(game, state, "take")
+    assert legal(game, state) == {"discard 9C"}
+    game, state = setup(
+        {0: "9C"}, melds=melds, opened=(0,), phase=DRAW, discard="KS", rediscard_ban_lapses=True
+    )
+    play(game, state, "take", "lay_off @0 C", "discard KS")
+    assert state.over and state.winners == [0]
+    # taking a card that can be laid off: 9C then 8H, out without a discard
+    game, state = setup({0: "9C"}, melds=melds, opened=(0,), phase=DRAW, discard="8H")
+    play(game, state, "take")
+    assert legal(game, state) == {"discard 9C", "lay_off @0 C", "lay_off @1 high"}
+    play(game, state, "lay_off @0 C", "lay_off @1 high")
+    assert state.over and state.winners == [0]
+
+
+def test_taking_the_discard_needs_a_card_left_to_discard():
+    game, state = setup({0: "KD"}, opened=(0,), phase=DRAW, discard="KD")
+    assert legal(game, state) == {"draw"}  # KD KD: both barred, nothing to meld or lay off
+
+
+def test_exchange_names_the_meld_when_two_jokers_stand_for_the_card():
+    melds = ((1, "8S 8H JK"), (2, "6D 7D JK"))  # both jokers can be the 8D
+    game, state = setup({0: "8D 2C 5S KH"}, melds=melds, opened=(0, 1, 2))
+    assert {"exchange @0 D", "exchange @1 8"} <= legal(game, state)
+    play(game, state, "exchange @1 8")
+    assert str(state.melds[1]) == "6♦ 7♦ 8♦" and str(state.melds[0]) == "8♠ 8♥ Jk"
