@@ -249,3 +249,18 @@ def test_info_every_step():
         info = game.info(s, 0)
         assert info["round"] == s.rounds_played + 1 and info["totals"] == s.totals.tolist()
         game.apply_action(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
+
+
+# 11. the id and the documented layout
+def test_env_id_and_documented_layout():
+    import taas.envs
+    from taas.envs.marriage import env as env_module
+
+    assert "marriage_v1" in taas.envs.available_envs()
+    assert "marriage_v0" not in taas.envs.available_envs()
+    assert MarriageGame.env_id == "marriage_v1"
+    doc = env_module.__doc__
+    for name, block in LAYOUT.items():
+        size = block.stop - block.start
+        shown = f"{size // 53 if size > 53 * 5 else size}"
+        assert f"\n{name} " in doc and shown in doc.split(f"\n{name} ")[1].split()[0]
