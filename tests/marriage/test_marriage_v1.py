@@ -9,6 +9,7 @@ import pickle
 
 import numpy as np
 import pytest
+from greedy import play_checked
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from taas.envs.core.cards import parse_card, parse_cards, to_counts
@@ -264,3 +265,22 @@ def test_env_id_and_documented_layout():
         size = block.stop - block.start
         shown = f"{size // 53 if size > 53 * 5 else size}"
         assert f"\n{name} " in doc and shown in doc.split(f"\n{name} ")[1].split()[0]
+
+
+# Verification under play that reaches scoring (random play rarely shows): the engine contract
+# checked along greedy play, the match config of item 6 included. Longer runs: see greedy.py.
+@pytest.mark.parametrize(
+    "flags",
+    [{}, {"episode": "match", "tiebreak_players": "tied_only", "num_rounds": 1,
+          "lives_required": 2},
+     {"invalid_show": "penalize", "tunnela_bonus": 10, "num_players": 3}],
+    ids=str,
+)
+def test_greedy_play_conforms_and_scores(flags):
+    config = Config(**flags)
+    game, observer = MarriageGame(config), MarriageObserver(config)
+    scored = 0
+    for seed in range(2):
+        end = play_checked(game, observer, seed, exhaustive_every=5)[-1]
+        scored += sum(any(p) for p in end[3])
+    assert scored
