@@ -16,6 +16,8 @@ totals as ``tanh(total / TOTAL_SCALE)``, joker redraws as ``tanh(redraws)``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from taas.envs.core.cards import NUM_KINDS, NUM_RANKS
 from taas.envs.core.game import Observer, make_layout
@@ -128,7 +130,7 @@ class MarriageObserver(Observer):
         cfg = self.config
         scalars = (
             len(state.stock) / self._shoe,
-            np.tanh(state.jokers_redrawn),
+            math.tanh(state.jokers_redrawn),
             state.turns / cfg.max_turns_per_round,
             self._rounds_left(state),
             float(state.tiebreak),
