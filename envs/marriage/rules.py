@@ -12,7 +12,8 @@ Decisions where the spec leaves room (documented in the env docstring too):
   ``wild_scope="rank_and_suit"`` a joker indicator has no suit, so every ace is wild;
 - ``forbid_rediscard_of_drawn_discard`` forbids discarding the kind just taken (either
   identical copy), as a plain discard and as a show's discard (spec §0 as written; a hand
-  of 22 always holds another kind, so the ban never leaves a turn without a discard);
+  of 22 always holds another kind, so the ban never leaves a turn without a discard); a
+  dublee swap may set the taken card aside (it goes out of play, not back to the pile);
 - an invalid show (``"penalize"``) still makes its discard, reveals the other cards, and charges
   ``max(invalid_show_penalty, value of those cards)`` unless the round ends void;
 - a void (deadlocked) round charges no one, not even an invalid show, and counts as played in

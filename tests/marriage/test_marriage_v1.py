@@ -281,3 +281,10 @@ def test_greedy_play_conforms_and_scores(flags):
         end = play_checked(game, observer, seed, exhaustive_every=5)[-1]
         scored += sum(any(p) for p in end[3])
     assert scored
+
+
+def test_a_dublee_swap_may_set_the_taken_card_aside():
+    """Rules silent: the ban covers discards to the pile; a swap puts the pair out of play."""
+    game, s = scripted({0: "9C 3H 4D"}, stock="2D JK", pile="5S 9C")
+    act(game, s, "take")
+    assert "dublee_swap 9C" in legal(game, s) and "discard 9C" not in legal(game, s)
