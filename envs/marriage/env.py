@@ -16,7 +16,7 @@ arrangements that hold the required lives (the whole hand without them): 2–10 
 J Q K 10, ace 10, any unmelded wild card 20. When the stock runs out the discard pile except
 its top card is shuffled into a new stock; if nothing can be drawn any more the round is void
 and charges no one. A card just taken from the discard pile is not discarded again that turn,
-not even as a show's discard.
+not even as a show's discard (a dublee swap may set it aside).
 A session is 2 × players rounds; the lowest total wins, ties go to an extra round.
 
 Flags (``taas.envs.make("marriage_v1", **flags)``):
