@@ -131,14 +131,16 @@ Version History
   over every arrangement, the bonus included (v0 took the minimum-deadwood arrangement, which
   could hide a tunnela in a group of six). A void round charges no one, also after an invalid
   show under ``invalid_show="penalize"`` (v0 charged the invalid show unless
-  ``settle_each_round``). Rewards: ``"zero_sum"`` settled each round takes the mean over all
-  seats, so it pays in total what the session's end pays (v0 differed after ``"tied_only"``
-  tie-breaks). Observation: a ``first_up`` block keeps the round's first up-card public after
-  a reshuffle; every feature scaled into [0, 1] (totals [-1, 1]) as in the table above, with
-  exact ``low``/``high`` (v0: raw counts, totals / 100, bounds up to 1e6); 1635 features (v0
-  1582). Fixes without a rule change: ``render()`` after a dublee swap (it raised
-  ``TypeError``); a ``"tied_only"`` tie-break no longer holds one list as both ``active`` and
-  ``tied``; ``clone()`` copies the generator's state, not the generator (about 10x faster).
+  ``settle_each_round``). In a match, a seat put out by an invalid show is dealt in again the
+  next round (v0 dealt it no cards, and it played on with an empty hand).
+  Rewards: ``"zero_sum"`` settled each round takes the mean over all seats, so it pays in
+  total what the session's end pays (v0 differed after ``"tied_only"`` tie-breaks).
+  Observation: a ``first_up`` block keeps the round's first up-card public after a reshuffle;
+  every feature scaled into [0, 1] (totals [-1, 1]) as in the table above, with exact
+  ``low``/``high`` (v0: raw counts, totals / 100, bounds up to 1e6); 1635 features (v0 1582).
+  Fixes without a rule change: ``render()`` after a dublee swap (it raised ``TypeError``); a
+  ``"tied_only"`` tie-break no longer holds one list as both ``active`` and ``tied``;
+  ``clone()`` copies the generator's state, not the generator (about 10x faster).
 - v0: initial release. Later fixes within v0: ``allow_wraparound=True`` works (it raised
   NotImplementedError); with ``max_group_size`` set, a lone card with two wilds may form a
   run (J-Q-K from a J) rather than only a capped group, so some hands that were wrongly refused

@@ -173,6 +173,7 @@ class MarriageGame(Game):
         rng = self._generator(s)
         deck = shuffled(self._shoe, rng)
         size = cfg.deal_size
+        s.dead, s.fixed_penalty = [], {}  # before choosing seats: every active seat is dealt
         seats = self._seats_after(s, s.dealer)
         m = len(seats)
         s.hands[:] = 0
@@ -195,7 +196,6 @@ class MarriageGame(Game):
         s.first_up = s.pile[0]
         s.pile_counts[:] = 0
         s.pile_counts[s.pile[0]] = 1
-        s.dead, s.fixed_penalty = [], {}
         s.phase, s.drawn_discard, s.turns = DRAW, -1, 0
         s.current = seats[0]
 

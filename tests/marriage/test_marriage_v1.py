@@ -288,3 +288,13 @@ def test_a_dublee_swap_may_set_the_taken_card_aside():
     game, s = scripted({0: "9C 3H 4D"}, stock="2D JK", pile="5S 9C")
     act(game, s, "take")
     assert "dublee_swap 9C" in legal(game, s) and "discard 9C" not in legal(game, s)
+
+
+def test_a_player_out_by_an_invalid_show_is_dealt_in_the_next_round():
+    """Found by greedy play: the next deal skipped the seat put out in the round before."""
+    game, s = scripted({0: M4 + " KH", 1: M5, 2: M5}, stock="2D 3D", phase=DISCARD,
+                       num_players=3, invalid_show="penalize", episode="match", num_rounds=2)
+    act(game, s, "show KH")
+    force_show(game, s, 1, {2: M5})
+    assert s.rounds_played == 1 and s.totals.tolist() == [162, 0, 53]
+    assert s.hands.sum(axis=1).tolist() == [21, 21, 21] and s.dead == []
