@@ -1,4 +1,4 @@
-"""Marriage (``marriage_v0``): Nepal's three-deck rummy with a wild rank, dublees and tunnelas.
+"""Marriage (``marriage_v1``): Nepal's three-deck rummy with a wild rank, dublees and tunnelas.
 
 Rules (seed 000; spec ``shared/rules/marriage.md``). 3–6 players, three decks and three
 printed jokers (159 cards); 21 cards each. The top stock card is turned as the indicator (out
@@ -14,10 +14,12 @@ as are the printed jokers. A turn: draw the top stock card or the top discard, t
 A valid show ends the round: the shower scores 0, every other player the minimum deadwood over
 arrangements that hold the required lives (the whole hand without them): 2–10 face value,
 J Q K 10, ace 10, any unmelded wild card 20. When the stock runs out the discard pile except
-its top card is shuffled into a new stock; if nothing can be drawn any more the round is void.
+its top card is shuffled into a new stock; if nothing can be drawn any more the round is void
+and charges no one. A card just taken from the discard pile is not discarded again that turn,
+not even as a show's discard (a dublee swap may set it aside).
 A session is 2 × players rounds; the lowest total wins, ties go to an extra round.
 
-Flags (``taas.envs.make("marriage_v0", **flags)``):
+Flags (``taas.envs.make("marriage_v1", **flags)``):
 
 ==================================  ============  ==========================================
 flag                                default       alternatives
@@ -45,7 +47,8 @@ invalid_show                        "forbid"      "penalize" (show always offere
 invalid_show_penalty                100           int >= 0
 ace_penalty                         10            1
 joker_penalty                       20            int >= 0 (any unmelded wild card)
-tunnela_bonus                       0             int: minus this per tunnela a loser melds
+tunnela_bonus                       0             int: minus this per tunnela a loser can
+                                                  keep as a meld of its own
 num_rounds                          None (=2n)    int >= 1
 target_score                        None          int: the session ends after the round in
                                                   which a total reaches it
@@ -60,10 +63,11 @@ max_turns_per_round                 1000          safety limit: the episode ends
 ==================================  ============  ==========================================
 
 Where the spec leaves room the engine decides as documented in :mod:`taas.envs.marriage.rules`
-(a redrawn joker indicator goes back below the top card; a show may discard the card just taken
-from the pile; an invalid show still discards, reveals the rest and charges
-max(invalid_show_penalty, their value); void rounds count as played; a ``tunnela_bonus`` counts
-the tunnelas of the minimum-deadwood arrangement; tie-break penalties add to the totals).
+(a redrawn joker indicator goes back below the top card; an invalid show still discards,
+reveals the rest and charges max(invalid_show_penalty, their value) unless the round ends
+void; void rounds count as played; with a ``tunnela_bonus`` a loser pays the least over every
+arrangement holding the lives, the bonus included, so a tunnela is kept apart from a bigger
+group when that pays; tie-break penalties add to the totals).
 
 Actions: ``Discrete(162)``, static ids (:mod:`taas.envs.marriage.actions`): 0 draw from the stock,
 1 take the top discard, 2–54 discard kind, 55–107 show discarding kind, 108 show without a
@@ -71,28 +75,72 @@ discard (``show_requires_discard=False``), 109–161 dublee swap of kind. Card k
 ``suit * 13 + rank`` (suits S H D C, rank A=0..K=12) and 52 = printed joker. Under
 ``invalid_show="forbid"`` a show is in the mask only when it is valid.
 
-Observation: ``{"observation": float32[1582], "action_mask": int8[162]}``; the named blocks
-are in :data:`taas.envs.marriage.observation.LAYOUT`: own hand (counts per kind), wild kinds, wild
-rank, indicator, top discard, discard pile, per-seat discards, pick-ups from the pile, dublees
-set aside and hands revealed by invalid shows, hand sizes, totals / 100, seats in the round,
-dealer, phase, stock size / 100, jokers redrawn, turn / max_turns_per_round, rounds left,
-tie-break flag; seats ego-centric (self first, then clockwise) and padded to 6.
+Observation: ``{"observation": float32[1635], "action_mask": int8[162]}``; the named blocks
+are in :data:`taas.envs.marriage.observation.LAYOUT`, seats ego-centric (self first, then
+clockwise) and padded to 6. Every feature lies in [0, 1], the totals in [-1, 1]; the space's
+``low``/``high`` say exactly that. Blocks and scales:
 
-Rewards: ``"points"`` — minus the round penalty; ``"zero_sum"`` — the mean penalty of the
-round's players minus one's own; ``"win"`` — +1 to the winner (the shower, or the session
-winner), −1/(n−1) to everyone else. In a round episode the reward comes when the round ends; in
-a match episode once at the end (sums of the round penalties, or the session winner), or every
-round with ``settle_each_round=True`` (for ``"win"`` then +1 per round won). Void and truncated
-rounds score nothing. ``info`` at the end carries ``winner``, ``totals`` and ``rounds``: for
-each round the indicator, wild rank, penalties, and every player's hand, best arrangement
-(melds, which count as the required lives, which cards act as wilds), deadwood and penalty, so
-the scoring can be checked by hand.
+====================  ========  ==================================================
+block                 size      value
+====================  ========  ==================================================
+hand                  53        count per kind / decks
+wild                  53        1 for each wild kind this round
+wild_rank             14        one-hot rank A..K; last slot: no wild rank
+indicator             53        one-hot
+first_up              53        one-hot: the card turned to start the discard pile
+top_discard           53        one-hot
+discard_pile          53        count per kind now in the pile / decks
+discarded_by          6 x 53    per seat, tanh(count / decks): a card may come
+                                back through a reshuffle and be discarded again
+taken_by              6 x 53    per seat, tanh(count / decks), pick-ups from the pile
+set_aside             6 x 53    per seat, dublees set aside, count / decks
+revealed              6 x 53    per seat, a hand shown by an invalid show, count / decks
+hand_sizes            6         cards held / (hand_size + 1)
+totals                6         tanh(session total / 500) (``TOTAL_SCALE``)
+active                6         1: the seat plays this round
+dealer                6         one-hot
+phase                 2         one-hot: draw, discard
+stock_size            1         cards in the stock / cards in the shoe
+jokers_redrawn        1         tanh(printed jokers turned as indicator, put back)
+turn                  1         turns this round / max_turns_per_round
+rounds_left           1         regular rounds left after this one / num_rounds
+tiebreak              1         1 in a tie-break round
+====================  ========  ==================================================
+
+Rewards: ``"points"`` — minus the round penalty; ``"zero_sum"`` — the mean penalty over all
+seats minus one's own (a seat sitting out a tie-break pays 0 in it); ``"win"`` — +1 to the
+winner (the shower, or the session winner), −1/(n−1) to everyone else. In a round episode the
+reward comes when the round ends; in a match episode once at the end (sums of the round
+penalties, or the session winner), or every round with ``settle_each_round=True`` (for
+``"win"`` then +1 per round won). Void and truncated rounds score nothing;
+``settle_each_round`` changes only when ``"points"`` and ``"zero_sum"`` are paid, never the
+totals or the sum paid. ``info`` carries at every step the current ``round``, the ``dealer``
+and the session ``totals``; at the end also ``winner`` and ``rounds``: for each round the
+indicator, wild rank, penalties, and every player's hand, best arrangement (melds, which
+count as the required lives, which cards act as wilds), deadwood and penalty, so the scoring
+can be checked by hand.
 :func:`taas.envs.marriage.scoring.score_hand` scores any hand the same way.
 
 Illegal actions: the raw env raises ``ValueError`` naming the action, the player and the legal
 actions; ``env()`` applies PettingZoo's convention (the episode ends, the offender gets -1).
 
 Version History
+- v1: rules, rewards and observation fixed against the spec.
+  Rules: the card just taken from the discard pile may not be discarded by a show either
+  (spec §0 as written; v0 let a show discard it). A loser with ``tunnela_bonus`` pays the least
+  over every arrangement, the bonus included (v0 took the minimum-deadwood arrangement, which
+  could hide a tunnela in a group of six). A void round charges no one, also after an invalid
+  show under ``invalid_show="penalize"`` (v0 charged the invalid show unless
+  ``settle_each_round``). In a match, a seat put out by an invalid show is dealt in again the
+  next round (v0 dealt it no cards, and it played on with an empty hand).
+  Rewards: ``"zero_sum"`` settled each round takes the mean over all seats, so it pays in
+  total what the session's end pays (v0 differed after ``"tied_only"`` tie-breaks).
+  Observation: a ``first_up`` block keeps the round's first up-card public after a reshuffle;
+  every feature scaled into [0, 1] (totals [-1, 1]) as in the table above, with exact
+  ``low``/``high`` (v0: raw counts, totals / 100, bounds up to 1e6); 1635 features (v0 1582).
+  Fixes without a rule change: ``render()`` after a dublee swap (it raised ``TypeError``); a
+  ``"tied_only"`` tie-break no longer holds one list as both ``active`` and ``tied``;
+  ``clone()`` copies the generator's state, not the generator (about 10x faster).
 - v0: initial release. Later fixes within v0: ``allow_wraparound=True`` works (it raised
   NotImplementedError); with ``max_group_size`` set, a lone card with two wilds may form a
   run (J-Q-K from a J) rather than only a capped group, so some hands that were wrongly refused

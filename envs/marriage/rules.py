@@ -10,19 +10,20 @@ Decisions where the spec leaves room (documented in the env docstring too):
 - a printed-joker indicator under ``"redraw"`` goes back below the top card, so the next card
   turned is a different one; the number of redraws is public; under ``"aces_wild"`` with
   ``wild_scope="rank_and_suit"`` a joker indicator has no suit, so every ace is wild;
-- ``forbid_rediscard_of_drawn_discard`` forbids a plain discard of the kind just taken (either
-  identical copy); a show may discard it;
+- ``forbid_rediscard_of_drawn_discard`` forbids discarding the kind just taken (either
+  identical copy), as a plain discard and as a show's discard (spec §0 as written; a hand
+  of 22 always holds another kind, so the ban never leaves a turn without a discard); a
+  dublee swap may set the taken card aside (it goes out of play, not back to the pile);
 - an invalid show (``"penalize"``) still makes its discard, reveals the other cards, and charges
-  ``max(invalid_show_penalty, value of those cards)``;
-- a void (deadlocked) round counts as played in a session; a round cut by
-  ``max_turns_per_round`` ends the whole episode as truncated;
+  ``max(invalid_show_penalty, value of those cards)`` unless the round ends void;
+- a void (deadlocked) round charges no one, not even an invalid show, and counts as played in
+  a session; a round cut by ``max_turns_per_round`` ends the whole episode as truncated;
 - every round's penalties, tie-break rounds included, add to the session totals; the tie-break
   winner is the tied player with the lowest penalty in that round.
 """
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,11 +44,14 @@ class MarriageState(State):
     """Everything about one episode; public history is kept incrementally for observations."""
 
     seed: int
-    rng: np.random.Generator
+    rng_state: dict
+    """The episode generator's ``bit_generator.state``: replaced, never mutated, after each
+    draw, so a clone shares it and copying a state never copies a generator."""
     hands: np.ndarray  # (players, kinds) counts
     face_up: np.ndarray
-    """(4, players, kinds): every card each seat showed this round, by how (``FACE_UP``): the
-    observation copies it in one block; ``discarded_by`` etc. are views of it."""
+    """(4, players, kinds) int32: every card each seat showed this round, by how
+    (``FACE_UP``); ``discarded_by`` etc. are views of it. A card can be discarded again after
+    a reshuffle, so the first two records are not bounded by ``decks``."""
     pile_counts: np.ndarray  # (kinds,) the discard pile as counts
     totals: np.ndarray  # session penalty totals
     returns: np.ndarray
@@ -58,6 +62,7 @@ class MarriageState(State):
     stock: list[int] = field(default_factory=list)
     pile: list[int] = field(default_factory=list)
     indicator: int = -1
+    first_up: int = -1  # the card turned to start the discard pile (no seat discarded it)
     wild: np.ndarray = field(default_factory=lambda: np.zeros(NUM_KINDS, bool))
     wild_rank: int = -1  # -1: no wild rank (printed jokers only)
     jokers_redrawn: int = 0
@@ -94,22 +99,31 @@ class MarriageState(State):
         return self.face_up[3]
 
     def clone(self) -> MarriageState:
-        """Cheaper than a deep copy: arrays and lists are copied, the rest is immutable."""
-        c = copy.copy(self)
-        for name in ("hands", "face_up", "pile_counts", "totals", "returns"):
-            setattr(c, name, getattr(self, name).copy())
-        for name in ("active", "dead", "stock", "pile", "tied"):
-            setattr(c, name, list(getattr(self, name)))
-        c.fixed_penalty = dict(self.fixed_penalty)
-        c.history = list(self.history)
-        c.rng = copy.deepcopy(self.rng)
+        """An independent copy for search: arrays, lists and the dict are copied; the rest
+        (ints, the generator state, the wild flags and finished round records) is never
+        mutated in place, so it is shared."""
+        c = object.__new__(MarriageState)
+        d = c.__dict__
+        d.update(self.__dict__)
+        d["hands"] = self.hands.copy()
+        d["face_up"] = self.face_up.copy()
+        d["pile_counts"] = self.pile_counts.copy()
+        d["totals"] = self.totals.copy()
+        d["returns"] = self.returns.copy()
+        d["active"] = self.active[:]
+        d["dead"] = self.dead[:]
+        d["stock"] = self.stock[:]
+        d["pile"] = self.pile[:]
+        d["tied"] = self.tied[:]
+        d["history"] = self.history[:]
+        d["fixed_penalty"] = dict(self.fixed_penalty)
         return c
 
 
 class MarriageGame(Game):
     """The engine: :class:`~taas.envs.core.game.Game` over :class:`MarriageState`."""
 
-    env_id = "marriage_v0"
+    env_id = "marriage_v1"
     num_actions = A.NUM_ACTIONS
 
     def __init__(self, config: Config):
@@ -117,6 +131,15 @@ class MarriageGame(Game):
         self.num_players = config.num_players
         self._shoe = shoe(config.decks, config.jokers)
         self._scorers: dict[bytes, Scorer] = {}
+        self._rng = np.random.default_rng(0)  # scratch: loaded from and saved to a state
+
+    def _generator(self, s: MarriageState) -> np.random.Generator:
+        """The episode's generator, positioned where ``s`` left it; :meth:`_save` after use."""
+        self._rng.bit_generator.state = s.rng_state
+        return self._rng
+
+    def _save(self, s: MarriageState) -> None:
+        s.rng_state = self._rng.bit_generator.state
 
     def scorer(self, state: MarriageState) -> Scorer:
         """The meld/penalty oracle for this round's wild cards (one per wild set, cached)."""
@@ -130,16 +153,16 @@ class MarriageGame(Game):
         seed = int(rng.integers(2**63))
         own = np.random.default_rng(seed)
         n = self.num_players
-
+        dealer = int(own.integers(n))
         s = MarriageState(
             seed=seed,
-            rng=own,
+            rng_state=own.bit_generator.state,
             hands=np.zeros((n, NUM_KINDS), np.int8),
-            face_up=np.zeros((len(FACE_UP), n, NUM_KINDS), np.float32),
+            face_up=np.zeros((len(FACE_UP), n, NUM_KINDS), np.int32),
             pile_counts=np.zeros(NUM_KINDS, np.int16),
             totals=np.zeros(n, np.int64),
             returns=np.zeros(n),
-            dealer=int(own.integers(n)),
+            dealer=dealer,
             active=list(range(n)),
         )
         self._deal(s)
@@ -147,8 +170,10 @@ class MarriageGame(Game):
 
     def _deal(self, s: MarriageState) -> None:
         cfg = self.config
-        deck = shuffled(self._shoe, s.rng)
+        rng = self._generator(s)
+        deck = shuffled(self._shoe, rng)
         size = cfg.deal_size
+        s.dead, s.fixed_penalty = [], {}  # before choosing seats: every active seat is dealt
         seats = self._seats_after(s, s.dealer)
         m = len(seats)
         s.hands[:] = 0
@@ -163,13 +188,14 @@ class MarriageGame(Game):
             s.indicator = s.stock.pop()
             if s.indicator != JOKER or cfg.printed_joker_indicator != "redraw":
                 break
-            s.stock.insert(int(s.rng.integers(len(s.stock))), JOKER)
+            s.stock.insert(int(rng.integers(len(s.stock))), JOKER)
             s.jokers_redrawn += 1
+        self._save(s)
         s.wild, s.wild_rank = wild_cards(cfg, s.indicator)
         s.pile = [s.stock.pop()]
+        s.first_up = s.pile[0]
         s.pile_counts[:] = 0
         s.pile_counts[s.pile[0]] = 1
-        s.dead, s.fixed_penalty = [], {}
         s.phase, s.drawn_discard, s.turns = DRAW, -1, 0
         s.current = seats[0]
 
@@ -205,15 +231,18 @@ class MarriageGame(Game):
         hand = s.hands[s.current]
         held = hand > 0
         mask[A.DISCARD : A.SHOW] = held
-        if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
-            mask[A.DISCARD + s.drawn_discard] = 0
         penalize = cfg.invalid_show == "penalize"
         if cfg.show_requires_discard:
             if penalize:
                 mask[A.SHOW : A.SHOW_ALL] = held
             else:
                 mask[A.SHOW : A.SHOW_ALL] = self.scorer(s).show_discards(hand)
+            if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
+                # spec §0: the card just taken is not discarded again, by a show neither
+                mask[A.DISCARD + s.drawn_discard] = mask[A.SHOW + s.drawn_discard] = 0
         else:
+            if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
+                mask[A.DISCARD + s.drawn_discard] = 0
             mask[A.SHOW_ALL] = penalize or self.scorer(s).can_show(hand)
         if cfg.dublee_swap and s.stock:
             pairs = (hand >= 2) & ~s.wild
@@ -300,7 +329,8 @@ class MarriageGame(Game):
         """The moment the stock is empty, the discard pile except its top card is shuffled
         into a new stock."""
         if not s.stock and len(s.pile) > 1:
-            s.stock = shuffled(np.bincount(s.pile[:-1], minlength=NUM_KINDS), s.rng)
+            s.stock = shuffled(np.bincount(s.pile[:-1], minlength=NUM_KINDS), self._generator(s))
+            self._save(s)
             s.pile = s.pile[-1:]
             s.pile_counts[:] = 0
             s.pile_counts[s.pile[0]] = 1
@@ -315,8 +345,8 @@ class MarriageGame(Game):
         penalties = np.zeros(n, np.int64)
         players = {}
         for q in s.active:
-            if winner < 0 or q in s.fixed_penalty:
-                penalties[q] = s.fixed_penalty.get(q, 0)
+            if winner < 0 or q in s.fixed_penalty:  # a void round charges no one (spec §2.5)
+                penalties[q] = 0 if winner < 0 else s.fixed_penalty[q]
                 hand = [card_str(c) for c in from_counts(s.hands[q])]
                 players[q] = {"hand": hand, "invalid_show": q in s.fixed_penalty,
                               "penalty": int(penalties[q])}
@@ -354,7 +384,7 @@ class MarriageGame(Game):
             self._finish_match(s, contenders[0])
         else:
             s.tiebreak, s.tied = True, contenders
-            s.active = list(range(n)) if cfg.tiebreak_players == "all" else contenders
+            s.active = list(range(n)) if cfg.tiebreak_players == "all" else contenders[:]
             s.dealer = (s.dealer + 1) % n
             self._deal(s)
 
@@ -365,8 +395,8 @@ class MarriageGame(Game):
         rule = self.config.reward
         if rule == "points":
             reward -= penalties
-        elif rule == "zero_sum":
-            reward[s.active] = penalties[s.active].mean() - penalties[s.active]
+        elif rule == "zero_sum":  # over every seat, as at the session's end (a sitting-out
+            reward += penalties.mean() - penalties  # seat's penalty is 0)
         else:
             reward[s.active] = -1.0 / (len(s.active) - 1)
             reward[winner] = 1.0

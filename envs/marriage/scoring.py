@@ -8,6 +8,8 @@ round's scoring by hand).
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from collections.abc import Iterable
 
 import numpy as np
@@ -85,14 +87,20 @@ class Scorer:
         return melds.hand_value(hand, self.rules)
 
     def report(self, hand: np.ndarray, shown: bool = False) -> dict:
-        """A loser's penalty and the arrangement behind it, JSON-ready: the minimum deadwood
-        over arrangements holding the required lives (else the whole hand), less
-        ``tunnela_bonus`` per tunnela melded in that arrangement. ``shown``: the hand of a
-        valid show, which melds completely (found faster)."""
-        best = melds.min_deadwood(hand, self.rules, complete=shown)
+        """A loser's penalty and the arrangement behind it, JSON-ready: the least penalty over
+        arrangements holding the required lives (else the whole hand), ``tunnela_bonus``
+        off per tunnela melded on its own. ``shown``: the hand of a valid show, which melds
+        completely (found faster; it pays nothing, so no bonus is sought)."""
+        if shown or not self.config.tunnela_bonus:
+            best = melds.min_deadwood(hand, self.rules, complete=shown)
+            kept: tuple[int, ...] = ()
+        else:
+            best, kept = self._with_tunnelas(hand)
+        tunnela_melds = [melds.Meld((k,) * 3, False, self._tunnela_life(k), (False,) * 3, k % 13)
+                         for k in kept]
+        all_melds = [*tunnela_melds, *best.melds]
         tunnelas = sum(
-            len(m.cards) == 3 and len(set(m.cards)) == 1 and not any(m.as_wild)
-            for m in best.melds
+            len(m.cards) == 3 and len(set(m.cards)) == 1 and not any(m.as_wild) for m in all_melds
         )
         return {
             "hand": [card_str(c) for c in np.repeat(np.arange(NUM_KINDS), hand)],
@@ -102,13 +110,39 @@ class Scorer:
                     "life": m.is_life,
                     "as_wild": [card_str(c) for c, w in zip(m.cards, m.as_wild, strict=True) if w],
                 }
-                for m in best.melds
+                for m in all_melds
             ],
             "deadwood": [card_str(c) for c in best.deadwood],
             "tunnelas": tunnelas,
             "penalty": int(best.penalty) - self.config.tunnela_bonus * tunnelas,
         }
 
+    def _tunnela_life(self, k: int) -> bool:
+        """Whether a tunnela of kind ``k`` counts as a life (as the solver counts it)."""
+        r = self.rules
+        return r.tunnela_counts_as_life and (not r.wild[k] or r.wild_in_natural_place_is_pure)
+
+    def _with_tunnelas(self, hand: np.ndarray) -> tuple[melds.Arrangement, tuple[int, ...]]:
+        """The arrangement that charges least once tunnelas earn ``tunnela_bonus``: for each
+        set of tunnelas kept apart as melds, the rest's minimum deadwood (with the lives still
+        needed), less the bonus per tunnela. The plain minimum deadwood may hide a tunnela in
+        a bigger group (six 9s as one group), so every set is tried: a hand holds few."""
+        bonus = self.config.tunnela_bonus
+        triples = [k for k in range(JOKER) if hand[k] == 3]
+        best = (self.hand_value(hand), np.asarray(hand), self.rules, ())  # no lives: all
+        for size in range(len(triples) + 1):
+            for kept in itertools.combinations(triples, size):
+                rest = np.array(hand, np.int8)
+                rest[list(kept)] -= 3
+                need = max(0, self.rules.lives_required - sum(map(self._tunnela_life, kept)))
+                rules = dataclasses.replace(self.rules, lives_required=need)
+                dead = melds.deadwood(rest, rules)
+                if need and dead >= melds.hand_value(rest, rules):
+                    continue  # no arrangement of the rest holds the lives still needed
+                if dead - bonus * size < best[0]:
+                    best = (dead - bonus * size, rest, rules, kept)
+        _, rest, rules, kept = best
+        return melds.min_deadwood(rest, rules), kept
 
 def score_hand(cards: str | Iterable[str | int], indicator: str | int, **flags) -> dict:
     """Score a Marriage hand under the rules ``flags`` (``Config`` fields), JSON-ready.

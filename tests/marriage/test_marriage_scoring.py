@@ -112,3 +112,25 @@ def test_scorer_agrees_with_itself_on_random_hands():
 def test_bad_input(cards, indicator, flags, message):
     with pytest.raises(ValueError, match=message):
         score_hand(cards, indicator, **flags)
+
+
+def test_tunnela_bonus_report_is_consistent_and_never_worse():
+    """With a bonus, the reported arrangement accounts for the hand and its penalty, and it
+    never charges more than the minimum-deadwood arrangement with its own tunnelas counted,
+    nor less than that minimum less a bonus per tripled kind."""
+    config, plain = Config(tunnela_bonus=15), Config()
+    wild, _ = wild_cards(config, parse_card("7D"))
+    scorer, base = Scorer(config, wild), Scorer(plain, wild)
+    rng = np.random.default_rng(3)
+    for _ in range(12):
+        kinds = rng.choice(52, 9, replace=False)
+        hand = np.zeros(53, np.int64)
+        hand[kinds[:3]] = 3  # three tripled kinds, twelve more cards
+        hand[kinds[3:]] = 2
+        out, ref = scorer.report(hand), base.report(hand)
+        melded = [c for m in out["melds"] for c in m["cards"]]
+        assert len(melded) + len(out["deadwood"]) == 21
+        dead = sum(base.rules.card_value(parse_card(c)) for c in out["deadwood"])
+        assert out["penalty"] == dead - 15 * out["tunnelas"]
+        assert out["penalty"] <= ref["penalty"] - 15 * ref["tunnelas"]
+        assert out["penalty"] >= ref["penalty"] - 15 * 3
