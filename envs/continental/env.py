@@ -1,4 +1,4 @@
-"""Continental Rummy (``continental_v0``): sets-only rummy, go out all at once.
+"""Continental Rummy (``continental_v1``): sets-only rummy, go out all at once.
 
 Rules (seed 004; spec ``shared/rules/continental.md``). 3–8 players, two decks and 4 jokers
 (108 cards); 15 cards each. A turn: draw the top stock card or the top discard, then discard
@@ -10,7 +10,7 @@ stock runs out the discard pile except its top card is shuffled into a new stock
 one round per player; the lowest total wins, and a tie for lowest is settled by one more round
 among the tied players only.
 
-Flags (``taas.envs.make("continental_v0", **flags)``):
+Flags (``taas.envs.make("continental_v1", **flags)``):
 
 ==================================  ============  ==========================================
 flag                                default       alternatives

@@ -1,4 +1,4 @@
-"""continental_v0 as a PettingZoo env: API, seeding, conformance, hidden information, bad input."""
+"""continental_v1 as a PettingZoo env: API, seeding, conformance, hidden information, bad input."""
 
 import warnings
 
@@ -30,8 +30,8 @@ CONFIGS = [
 def test_pettingzoo_api_and_seed(rules):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # api_test's advice on Dict observation spaces
-        api_test(taas.envs.make("continental_v0", **rules), num_cycles=300)
-    seed_test(lambda: taas.envs.make("continental_v0", **rules), num_cycles=300)
+        api_test(taas.envs.make("continental_v1", **rules), num_cycles=300)
+    seed_test(lambda: taas.envs.make("continental_v1", **rules), num_cycles=300)
 
 
 @pytest.mark.parametrize("rules", CONFIGS)
@@ -54,16 +54,16 @@ def test_incremental_records_match_the_cards():
             action = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
             game.apply_action(state, action)
             if A.DISCARD <= action < A.GO_OUT_NO_DISCARD and state.rounds_played == 0:
-                discarded[player, state.discard[-1]] += 1
-            assert np.array_equal(state.pile, np.bincount(state.discard, minlength=53))
+                discarded[player, state.table.discard[-1]] += 1
+            assert np.array_equal(state.table.pile, np.bincount(state.table.discard, minlength=53))
             sizes = state.public[:, SEAT["hand_size"]].ravel()
             assert np.array_equal(sizes, state.hands.sum(axis=1))
             if state.rounds_played == before.rounds_played and not state.over:
-                assert np.array_equal(state.discarded_by, discarded)
+                assert np.array_equal(state.table.discarded_by, discarded)
 
 
 def test_reset_seed_reproduces_and_reset_continues_the_stream():
-    env = taas.envs.make("continental_v0")
+    env = taas.envs.make("continental_v1")
     env.reset(seed=11)
     first = env.observe("player_1")["observation"].copy()
     env.reset()
@@ -84,14 +84,14 @@ def test_no_hidden_information_in_observations(phase):
         if state.phase == phase:
             for observer in range(4):
                 other = state.clone()
-                scramble_hidden(other.hands, other.stock, observer, rng, other.active)
+                scramble_hidden(other.hands, other.table.stock, observer, rng, other.active)
                 assert (
                     any(
                         not np.array_equal(state.hands[p], other.hands[p])
                         for p in range(4)
                         if p != observer
                     )
-                    or state.stock != other.stock
+                    or state.table.stock != other.table.stock
                 )
                 assert np.array_equal(obs.encode(state, observer), obs.encode(other, observer))
             seen += 1
@@ -99,33 +99,37 @@ def test_no_hidden_information_in_observations(phase):
     assert seen
 
 
-def test_observation_is_ego_centric():
+def test_observation_is_ego_centric_and_scaled():
     config = Config(num_players=4)
     game, obs = ContinentalGame(config), ContinentalObserver(config)
     state = game.new_state(np.random.default_rng(1))
     state.totals[:] = [100, 200, 300, 400]
-    state.public[:, SEAT["total"]] = state.totals[:, None]  # as the engine mirrors them
+    state.public[:, SEAT["total"]] = np.tanh(state.totals / 500)[:, None]  # as the engine does
     for p in range(4):
         seats = obs.encode(state, p)[LAYOUT["seats"]].reshape(8, -1)
         totals = seats[:, SEAT["total"]].ravel()
-        assert totals[:4].tolist() == [100 * ((p + k) % 4 + 1) for k in range(4)]
+        expected = [np.tanh(100 * ((p + k) % 4 + 1) / 500) for k in range(4)]
+        assert np.allclose(totals[:4], expected)
         assert not seats[4:].any() and seats[:4, SEAT["active"]].all()
-        assert seats[:4, SEAT["hand_size"]].ravel().tolist() == [15] * 4
+        # hand size / the largest hand (15 dealt + 1 drawn without buying)
+        assert seats[:4, SEAT["hand_size"]].ravel().tolist() == [15 / 16] * 4
         assert seats[:, SEAT["dealer"]].ravel().tolist() == [
             (state.dealer - p) % 4 == k for k in range(8)
         ]
-        assert np.array_equal(obs.encode(state, p)[LAYOUT["hand"]], state.hands[p])
+        hand = obs.encode(state, p)[LAYOUT["hand"]]
+        assert np.allclose(hand[:52], state.hands[p, :52] / 2)  # two decks
+        assert np.isclose(hand[52], state.hands[p, 52] / 4)  # four jokers
 
 
 def test_only_the_player_to_move_has_a_mask():
-    env = taas.envs.make("continental_v0")
+    env = taas.envs.make("continental_v1")
     env.reset(seed=0)
     masks = {a: env.observe(a)["action_mask"] for a in env.agents}
     assert sum(m.any() for m in masks.values()) == 1 and masks[env.agent_selection].any()
 
 
 def test_raw_env_illegal_action_is_a_clear_error_and_changes_nothing():
-    env = taas.envs.make("continental_v0", wrapped=False)
+    env = taas.envs.make("continental_v1", wrapped=False)
     env.reset(seed=0)
     before = env.observe(env.agent_selection)
     with pytest.raises(ValueError, match=r"illegal action 40 \(discard .*legal: draw, take"):
@@ -139,7 +143,7 @@ def test_raw_env_illegal_action_is_a_clear_error_and_changes_nothing():
 
 
 def test_wrapped_env_follows_pettingzoo_illegal_move_convention():
-    env = taas.envs.make("continental_v0")
+    env = taas.envs.make("continental_v1")
     env.reset(seed=0)
     offender = env.agent_selection
     with warnings.catch_warnings(record=True):
@@ -158,29 +162,29 @@ def test_wrong_player_is_a_clear_error():
 
 
 def test_step_before_reset_and_unknown_rules_are_clear_errors():
-    env = taas.envs.make("continental_v0")
+    env = taas.envs.make("continental_v1")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     with pytest.raises(ValueError, match="unknown continental rule"):
-        taas.envs.make("continental_v0", players=4)
+        taas.envs.make("continental_v1", players=4)
     with pytest.raises(ValueError, match="unknown env"):
         taas.envs.make("continental_v9")
     with pytest.raises(ValueError, match="render_mode"):
-        taas.envs.make("continental_v0", render_mode="rgb_array")
+        taas.envs.make("continental_v1", render_mode="rgb_array")
 
 
 def test_render_modes(capsys):
-    env = taas.envs.make("continental_v0", render_mode="ansi")
+    env = taas.envs.make("continental_v1", render_mode="ansi")
     env.reset(seed=2)
     text = env.render()
     assert ("Continental Rummy" in text and "player_3" in text and "♠" in text) or "♥" in text
-    env = taas.envs.make("continental_v0", render_mode="human")
+    env = taas.envs.make("continental_v1", render_mode="human")
     env.reset(seed=2)
     assert env.render() is None and "Continental Rummy" in capsys.readouterr().out
 
 
 def test_episode_end_reveals_the_result():
-    env = taas.envs.make("continental_v0", num_players=3)
+    env = taas.envs.make("continental_v1", num_players=3)
     env.reset(seed=4)
     game, state = env.unwrapped.game, env.unwrapped.state
     rng = np.random.default_rng(0)
