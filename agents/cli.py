@@ -1,7 +1,7 @@
 """The ``taas`` command line: list envs, play agents against each other, score a hand.
 
 taas envs
-taas play continental_v0 --agents greedy,random,random --rounds 3 --seed 1 --render
+taas play continental_v1 --agents greedy,random,random --rounds 3 --seed 1 --render
 taas score continental --hand "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H" --json
 """
 
@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("envs", help="list environments with their rule flags")
 
     play = sub.add_parser("play", help="play agents against each other and print the series")
-    play.add_argument("env_id", help="e.g. continental_v0")
+    play.add_argument("env_id", help="e.g. continental_v1")
     play.add_argument("--agents", required=True, help="comma-separated agent specs, one per seat")
     play.add_argument("--rounds", type=int, default=1, help="rounds in the series (default 1)")
     play.add_argument("--seed", type=int, default=None)

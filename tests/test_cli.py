@@ -9,11 +9,11 @@ from taas.agents.cli import main
 def test_envs_lists_ids_and_flags(capsys):
     assert main(["envs"]) == 0
     out = capsys.readouterr().out
-    assert "continental_v0" in out and "allow_buying = False" in out
+    assert "continental_v1" in out and "allow_buying = False" in out
 
 
 def test_play_prints_rounds_and_the_series_table(capsys):
-    argv = ["play", "continental_v0", "--agents", "greedy,random,random", "--rounds", "3"]
+    argv = ["play", "continental_v1", "--agents", "greedy,random,random", "--rounds", "3"]
     assert main([*argv, "--seed", "1", "--render"]) == 0
     out = capsys.readouterr().out
     assert "Round 1" in out and "Round 3" in out and "winner: player_" in out
@@ -83,9 +83,9 @@ def test_score_romme_json(capsys):
     ("argv", "message"),
     [
         (["score", "continental", "--hand", "7C 7X"], "bad card '7X'"),
-        (["play", "continental_v0", "--agents", "greedy,bogus,random"], "unknown agent spec"),
+        (["play", "continental_v1", "--agents", "greedy,bogus,random"], "unknown agent spec"),
         (
-            ["play", "continental_v0", "--agents", "random,random,random", "--rule", "jokers=3"],
+            ["play", "continental_v1", "--agents", "random,random,random", "--rule", "jokers=3"],
             "jokers=3",
         ),
         (["play", "nope_v0", "--agents", "random"], "unknown env"),

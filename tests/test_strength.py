@@ -13,9 +13,9 @@ def test_wilson_interval_matches_published_values():
 
 
 def test_every_deal_is_played_in_every_seat_and_greedy_wins():
-    tally = duplicate_games("continental_v0", "random", deals=3, num_players=3)
+    tally = duplicate_games("continental_v1", "random", deals=3, num_players=3)
     assert tally.games == 9
-    tally = duplicate_games("continental_v0", "greedy", deals=3, num_players=3)
+    tally = duplicate_games("continental_v1", "greedy", deals=3, num_players=3)
     assert tally.wins >= 8 and tally.mean_return > -20
 
 
