@@ -1,17 +1,21 @@
 """continental_v1 as a PettingZoo env: API, seeding, conformance, hidden information, bad input."""
 
+import pickle
 import warnings
 
 import numpy as np
 import pytest
 import taas.envs
-from continental_helpers import discard_phase
+from continental_helpers import arrange, discard_phase
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
+from taas.agents.continental_greedy import GreedyAgent
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import Config
 from taas.envs.continental.observation import LAYOUT, ContinentalObserver
 from taas.envs.continental.rules import BUY, DISCARD, DRAW, SEAT, ContinentalGame
-from taas.envs.core.cards import parse_card
+from taas.envs.core.cards import parse_card, to_counts
 from taas.envs.core.conformance import check_game, scramble_hidden
 
 CONFIGS = [
@@ -196,3 +200,73 @@ def test_episode_end_reveals_the_result():
     assert set(info) >= {"totals", "winner", "rounds", "truncated"}
     if not info["truncated"]:
         assert info["rounds"][0]["penalties"][info["winner"]] == 0
+
+
+def test_clone_is_independent_and_replays_the_same_future():
+    config = Config(num_players=4, allow_buying=True)
+    game = ContinentalGame(config)
+    state = game.new_state(np.random.default_rng(9))
+    rng = np.random.default_rng(1)
+    for _ in range(200):  # well into the stock, reshuffles included
+        game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    frozen = pickle.dumps(state)
+    twin = state.clone()
+    actions = []
+    while not twin.over and len(actions) < 400:
+        actions.append(int(rng.choice(np.flatnonzero(game.legal_mask(twin)))))
+        game.apply_action(twin, actions[-1])
+    assert pickle.dumps(state) == frozen, "playing the clone changed the original"
+    for a in actions:
+        game.apply_action(state, a)
+    assert pickle.dumps(state) == pickle.dumps(twin), "the clone's future differs"
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rules=st.sampled_from(
+        [
+            {"num_players": 3, "allow_buying": True, "episode": "match", "hand_size": 12},
+            {"num_players": 6, "allow_buying": True},
+            {"num_players": 8, "large_table": "deal_13", "allow_buying": True},
+            {"num_players": 4, "jokers": 0, "episode": "match", "num_rounds": 2},
+        ]
+    ),
+    seed=st.integers(0, 2**16),
+)
+def test_observations_stay_within_their_declared_bounds(rules, seed):
+    config = Config(**rules, max_turns_per_round=300)
+    game, observer = ContinentalGame(config), ContinentalObserver(config)
+    assert (observer.low == 0).all() and (observer.high == 1).all()
+    state = game.new_state(np.random.default_rng(seed))
+    agents = [GreedyAgent(seed + p, rules) for p in range(config.num_players)]
+    while not state.over:
+        p = game.current_player(state)
+        obs = observer.encode(state, p)
+        assert ((obs >= 0) & (obs <= 1)).all(), [
+            name for name, part in LAYOUT.items() if ((obs[part] < 0) | (obs[part] > 1)).any()
+        ]
+        game.apply_action(state, agents[p].act(obs, game.legal_mask(state)))
+
+
+def test_first_up_card_stays_in_the_observation_after_a_reshuffle():
+    game, state = discard_phase("7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK")
+    obs = ContinentalObserver(game.config)
+    arrange(game, state, {0: "7C 7C 7H"}, discard="4D JS 9C 2H", stock_top="QH")
+    state.hands[1] += to_counts(state.table.stock[:-1]).astype(np.int8)  # park the rest
+    state.table.stock = state.table.stock[-1:]
+    state.phase, state.current = DRAW, 0
+    game.apply_action(state, A.DRAW_STOCK)  # the pile but 2H becomes the stock
+    first = obs.encode(state, 2)[LAYOUT["first_up"]]
+    assert np.flatnonzero(first).tolist() == [parse_card("4D")]
+
+
+def test_action_names():
+    assert [A.action_to_str(a) for a in (0, 1, 2 + parse_card("7H"))] == [
+        "draw",
+        "take",
+        "discard 7H",
+    ]
+    assert A.action_to_str(A.GO_OUT + parse_card("JK")) == "go_out JK"
+    assert [A.action_to_str(a) for a in (108, 109, 110)] == ["go_out", "buy", "pass"]
+    with pytest.raises(ValueError, match=r"outside 0\.\.110"):
+        A.action_to_str(111)
