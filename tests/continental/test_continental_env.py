@@ -270,3 +270,12 @@ def test_action_names():
     assert [A.action_to_str(a) for a in (108, 109, 110)] == ["go_out", "buy", "pass"]
     with pytest.raises(ValueError, match=r"outside 0\.\.110"):
         A.action_to_str(111)
+
+
+def test_info_carries_the_round_and_totals_at_every_step():
+    config = Config(num_players=3, episode="match", num_rounds=2)
+    game = ContinentalGame(config)
+    state = game.new_state(np.random.default_rng(2))
+    state.totals[:] = [5, 0, 7]
+    info = game.info(state, 1)
+    assert info == {"round": 1, "dealer": state.dealer, "totals": [5, 0, 7]}
