@@ -51,7 +51,8 @@ def go_out_discards(hand: np.ndarray, min_naturals: int) -> list[int]:
     needed by at most two, which rules out most hands at once.
     """
     counts = hand.tolist()
-    naturals = [sum(counts[r:JOKER:NUM_RANKS]) for r in range(NUM_RANKS)]
+    suits = (counts[s * NUM_RANKS : (s + 1) * NUM_RANKS] for s in range(4))
+    naturals = [a + b + c + d for a, b, c, d in zip(*suits, strict=True)]
     jokers = counts[JOKER]
     m = min_naturals
     present = [c for c in naturals if c]

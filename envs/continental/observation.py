@@ -59,11 +59,14 @@ class ContinentalObserver(Observer):
         self.low = np.zeros(SIZE, np.float32)
         self.high = np.ones(SIZE, np.float32)
         copies = shoe(config.decks, config.total_jokers)
-        self._per_copy = (1.0 / np.maximum(copies, 1)).astype(np.float32)
-        row = np.ones(SEAT_SIZE, np.float32)
-        row[SEAT["discarded"]] = row[SEAT["taken"]] = self._per_copy
+        per_copy = 1.0 / np.maximum(copies, 1)
+        row = np.ones(SEAT_SIZE)
+        row[SEAT["discarded"]] = row[SEAT["taken"]] = per_copy
         row[SEAT["hand_size"]] = 1.0 / max_hand(config)
-        self._seat_scale = np.tile(row, MAX_PLAYERS)
+        # raw values are written first, then scaled and capped by two whole-vector operations
+        self._scale = np.ones(SIZE, np.float32)
+        self._scale[_HAND] = self._scale[_PILE] = per_copy
+        self._scale[_SEATS] = np.tile(row, MAX_PLAYERS)
         # at least two hands of the deal size are out of the stock and the pile
         self._stock_scale = 1.0 / (int(copies.sum()) - 2 * config.deal_size)
         limit = config.num_rounds if config.target_score is not None else config.rounds
@@ -72,20 +75,19 @@ class ContinentalObserver(Observer):
     def encode(self, state: ContinentalState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
         t = state.table
-        obs[_HAND] = state.hands[player] * self._per_copy
+        obs[_HAND] = state.hands[player]
         if t.discard:
             obs[_TOP + t.discard[-1]] = 1.0
-            obs[_PILE] = t.pile * self._per_copy
+            obs[_PILE] = t.pile
         if t.first_up >= 0:
             obs[_FIRST + t.first_up] = 1.0
         write_seats(obs, _SEATS.start, state.public, player)
-        seats = obs[_SEATS]
-        seats *= self._seat_scale
-        np.minimum(seats, 1.0, out=seats)
         tail = [0.0] * len(PHASES)
         tail[state.phase] = 1.0
         tail += [len(t.stock) * self._stock_scale, self._rounds_left(state), float(state.tiebreak)]
         obs[_TAIL] = tail
+        obs *= self._scale
+        np.minimum(obs, self.high, out=obs)
         return obs
 
     def _rounds_left(self, state: ContinentalState) -> float:
