@@ -57,8 +57,8 @@ TOTAL_SCALE = 500.0
 apart for the spread of totals a series of 3-8 rounds produces (a round costs ~100 points)."""
 
 # A seat's public record: every card it discarded and every card it took from the pile this
-# round (raw counts, views of the table), its hand size, its squashed series total, whether it
-# plays this round, whether it dealt.
+# round (raw counts, written through the table's views), its hand size, its squashed series
+# total, whether it plays this round, whether it dealt.
 SEAT, SEAT_SIZE = make_layout(
     [
         ("discarded", NUM_KINDS),

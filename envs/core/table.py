@@ -28,16 +28,21 @@ How each engine calls it (Continental is ported; Marriage and Rommé follow the 
   ``table.start(rest[:-1], rest[-1:])``. Draw phase: ``table.draw()`` / ``table.take(p)``; the
   discard: ``table.discard_card(p, card)``. Buying: ``table.take(buyer)`` then ``table.draw()`` per
   penalty card. The mask bans ``table.drawn_discard``.
-- **Marriage**: ``face_up[0]``/``face_up[1]`` are passed as ``discarded_by``/``taken_by``. The
-  deal shuffles with ``rng = table.rng()`` (the printed-joker redraw uses the same generator),
-  then ``table.start(stock[:-1], stock[-1:])`` after the indicator is taken off. The dublee
-  swap: ``table.draw_first(state.wild)`` (the first wild card from the top, else the top card).
-  The round is void when the mover must draw and ``not table.stock`` (the pile cannot refill it).
-- **Rommé**: ``Table(..., reshuffle=config.on_stock_empty == "reshuffle")``; public columns
-  ``discarded``/``taken`` as the two views. With ``first_player_extra_card`` the deal calls
-  ``table.start(rest, [])`` (no up-card, ``first_up == -1``). Under ``"block"`` the engine ends
-  the round at the end of a turn when ``not table.stock``. Its own ``pile`` and ``discard``
-  fields, ``_refill`` and ``refresh_public``'s pile recount go away.
+- **Marriage**: ``face_up[0]``/``face_up[1]`` are passed as ``discarded_by``/``taken_by``
+  (``face_up`` stays one block for the observation). The deal: ``deck = table.shuffled(shoe)``;
+  the printed-joker redraw takes its insert positions from ``rng = table.rng()``; after the
+  indicator is taken off, ``table.start(stock[:-1], stock[-1:])``. Draw phase and discards as
+  in Continental; the dublee swap: ``table.draw_first(state.wild)`` (the first wild card from
+  the top, else the top card). ``_pop_stock``/``_refill`` go away: the table refills after
+  every draw and discard, so the round is void exactly when the next player must draw and
+  ``not table.stock``. ``pile_counts`` becomes ``table.pile``.
+- **Rommé**: ``Table(..., reshuffle=config.on_stock_empty == "reshuffle")`` over the public
+  columns ``discarded``/``taken``. The deal: ``table.start(rest, [])`` with
+  ``first_player_extra_card`` (no up-card, ``first_up == -1``), else
+  ``table.start(rest[:-1], rest[-1:])``. ``DRAW_DISCARD`` reads ``table.top``; under ``"block"``
+  the engine ends the round at the end of a turn when ``not table.stock``. Its own ``pile`` and
+  ``discard`` fields, ``_refill`` and ``refresh_public``'s pile recount go away (hand-built
+  test positions call ``table.start``).
 """
 
 from __future__ import annotations

@@ -7,16 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import Config
-from taas.envs.continental.rules import (
-    BUY,
-    DISCARD,
-    DRAW,
-    ContinentalGame,
-    can_group,
-    go_out_discards,
-    rank_counts,
-    score_hand,
-)
+from taas.envs.continental.hands import can_group, go_out_discards, rank_counts
+from taas.envs.continental.rules import BUY, DISCARD, DRAW, ContinentalGame, score_hand
 from taas.envs.core.cards import JOKER, card_str, parse_card, parse_cards, to_counts
 
 
