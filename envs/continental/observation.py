@@ -38,7 +38,9 @@ _BLOCKS = [
 LAYOUT, SIZE = make_layout(_BLOCKS)
 _HAND, _PILE, _SEATS = LAYOUT["hand"], LAYOUT["discard_pile"], LAYOUT["seats"]
 _TOP, _FIRST = LAYOUT["top_discard"].start, LAYOUT["first_up"].start
-_TAIL = slice(LAYOUT["phase"].start, SIZE)  # phase, stock size, rounds left, tie-break
+_PHASE, _STOCK, _ROUNDS_LEFT, _TIEBREAK = (
+    LAYOUT[k].start for k in ("phase", "stock_size", "rounds_left", "tiebreak")
+)
 
 
 def max_hand(config: Config) -> int:
@@ -82,10 +84,10 @@ class ContinentalObserver(Observer):
         if t.first_up >= 0:
             obs[_FIRST + t.first_up] = 1.0
         write_seats(obs, _SEATS.start, state.public, player)
-        tail = [0.0] * len(PHASES)
-        tail[state.phase] = 1.0
-        tail += [len(t.stock) * self._stock_scale, self._rounds_left(state), float(state.tiebreak)]
-        obs[_TAIL] = tail
+        obs[_PHASE + state.phase] = 1.0
+        obs[_STOCK] = len(t.stock) * self._stock_scale
+        obs[_ROUNDS_LEFT] = self._rounds_left(state)
+        obs[_TIEBREAK] = state.tiebreak
         obs *= self._scale
         np.minimum(obs, self.high, out=obs)
         return obs
