@@ -100,11 +100,6 @@ class ContinentalState(State):
     winner: int = -1
     history: list[dict] = field(default_factory=list)
 
-    @property
-    def seed(self) -> int:
-        """The episode's seed: with the action list it replays the episode."""
-        return self.table.seed
-
     def clone(self) -> ContinentalState:
         """An independent copy: arrays and lists copied, no deepcopy (search clones often)."""
         c = object.__new__(ContinentalState)
