@@ -18,7 +18,8 @@ import numpy as np
 from taas.envs.continental.config import MAX_PLAYERS, Config
 from taas.envs.continental.rules import PHASES, SEAT, SEAT_SIZE, ContinentalState
 from taas.envs.core.cards import NUM_KINDS, shoe
-from taas.envs.core.game import Observer, make_layout, write_seats
+from taas.envs.core.game import Observer, make_layout
+from taas.envs.core.jit import jit_norc
 
 _BLOCKS = [
     ("hand", NUM_KINDS),  # my cards, count per kind / copies
@@ -36,11 +37,46 @@ _BLOCKS = [
 ]
 
 LAYOUT, SIZE = make_layout(_BLOCKS)
-_HAND, _PILE, _SEATS = LAYOUT["hand"], LAYOUT["discard_pile"], LAYOUT["seats"]
-_TOP, _FIRST = LAYOUT["top_discard"].start, LAYOUT["first_up"].start
-_PHASE, _STOCK, _ROUNDS_LEFT, _TIEBREAK = (
-    LAYOUT[k].start for k in ("phase", "stock_size", "rounds_left", "tiebreak")
+# Block offsets as plain ints, which the compiled encoder takes as constants.
+_HAND, _TOP, _PILE, _FIRST, _SEATS, _PHASE, _STOCK, _ROUNDS_LEFT, _TIEBREAK = (
+    LAYOUT[k].start
+    for k in (
+        "hand",
+        "top_discard",
+        "discard_pile",
+        "first_up",
+        "seats",
+        "phase",
+        "stock_size",
+        "rounds_left",
+        "tiebreak",
+    )
 )
+
+
+@jit_norc
+def _encode(obs, hand, pile, public, per_copy, seat_scale, player, top, first_up, scalars):
+    """Fill a zeroed ``obs``: counts scaled per copy, seat rows from ``player`` on (clockwise)
+    scaled by ``seat_scale`` and capped at 1; ``scalars`` = phase, stock, rounds left, tie-break
+    (already scaled)."""
+    for k in range(NUM_KINDS):
+        obs[_HAND + k] = hand[k] * per_copy[k]
+    if top >= 0:
+        obs[_TOP + top] = 1
+        for k in range(NUM_KINDS):
+            obs[_PILE + k] = pile[k] * per_copy[k]
+    if first_up >= 0:
+        obs[_FIRST + first_up] = 1
+    n = public.shape[0]
+    for i in range(n):
+        p = (player + i) % n
+        start = _SEATS + i * SEAT_SIZE
+        for j in range(SEAT_SIZE):
+            obs[start + j] = min(public[p, j] * seat_scale[j], 1.0)
+    obs[_PHASE + int(scalars[0])] = 1
+    obs[_STOCK] = scalars[1]
+    obs[_ROUNDS_LEFT] = scalars[2]
+    obs[_TIEBREAK] = scalars[3]
 
 
 def max_hand(config: Config) -> int:
@@ -61,14 +97,10 @@ class ContinentalObserver(Observer):
         self.low = np.zeros(SIZE, np.float32)
         self.high = np.ones(SIZE, np.float32)
         copies = shoe(config.decks, config.total_jokers)
-        per_copy = 1.0 / np.maximum(copies, 1)
-        row = np.ones(SEAT_SIZE)
-        row[SEAT["discarded"]] = row[SEAT["taken"]] = per_copy
-        row[SEAT["hand_size"]] = 1.0 / max_hand(config)
-        # raw values are written first, then scaled and capped by two whole-vector operations
-        self._scale = np.ones(SIZE, np.float32)
-        self._scale[_HAND] = self._scale[_PILE] = per_copy
-        self._scale[_SEATS] = np.tile(row, MAX_PLAYERS)
+        self._per_copy = 1.0 / np.maximum(copies, 1)
+        self._seat_scale = np.ones(SEAT_SIZE)
+        self._seat_scale[SEAT["discarded"]] = self._seat_scale[SEAT["taken"]] = self._per_copy
+        self._seat_scale[SEAT["hand_size"]] = 1.0 / max_hand(config)
         # at least two hands of the deal size are out of the stock and the pile
         self._stock_scale = 1.0 / (int(copies.sum()) - 2 * config.deal_size)
         limit = config.num_rounds if config.target_score is not None else config.rounds
@@ -77,19 +109,24 @@ class ContinentalObserver(Observer):
     def encode(self, state: ContinentalState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
         t = state.table
-        obs[_HAND] = state.hands[player]
-        if t.discard:
-            obs[_TOP + t.discard[-1]] = 1.0
-            obs[_PILE] = t.pile
-        if t.first_up >= 0:
-            obs[_FIRST + t.first_up] = 1.0
-        write_seats(obs, _SEATS.start, state.public, player)
-        obs[_PHASE + state.phase] = 1.0
-        obs[_STOCK] = len(t.stock) * self._stock_scale
-        obs[_ROUNDS_LEFT] = self._rounds_left(state)
-        obs[_TIEBREAK] = state.tiebreak
-        obs *= self._scale
-        np.minimum(obs, self.high, out=obs)
+        scalars = (
+            float(state.phase),
+            len(t.stock) * self._stock_scale,
+            self._rounds_left(state),
+            float(state.tiebreak),
+        )
+        _encode(
+            obs,
+            state.hands[player],
+            t.pile,
+            state.public,
+            self._per_copy,
+            self._seat_scale,
+            player,
+            t.top,
+            t.first_up,
+            scalars,
+        )
         return obs
 
     def _rounds_left(self, state: ContinentalState) -> float:

@@ -279,3 +279,25 @@ def test_info_carries_the_round_and_totals_at_every_step():
     state.totals[:] = [5, 0, 7]
     info = game.info(state, 1)
     assert info == {"round": 1, "dealer": state.dealer, "totals": [5, 0, 7]}
+
+
+def test_compiled_encoder_matches_its_python_source():
+    from taas.envs.continental import observation
+
+    compiled = observation._encode
+    if not hasattr(compiled, "py_func"):
+        pytest.skip("numba not in use")
+    config = Config(num_players=5, allow_buying=True)
+    game, obs = ContinentalGame(config), ContinentalObserver(config)
+    state = game.new_state(np.random.default_rng(4))
+    rng = np.random.default_rng(0)
+    try:
+        for step in range(300):
+            if step % 30 == 0:
+                observation._encode = compiled
+                fast = obs.encode(state, step % 5)
+                observation._encode = compiled.py_func
+                assert np.array_equal(fast, obs.encode(state, step % 5))
+            game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    finally:
+        observation._encode = compiled
