@@ -88,7 +88,8 @@ Version History
   - observation: every feature in [0, 1] with exact ``low``/``high`` (counts per copy, sizes
     per maximum, totals ``tanh(total / 500)``, rounds left per rounds; v0 had raw counts and
     totals, ``high=max_turns_per_round`` and ``1e6``); a new ``first_up`` block keeps the
-    deal's up-card after reshuffles (1045 -> 1098 features);
+    deal's up-card after reshuffles (1045 -> 1098 features); it is encoded by one compiled
+    function;
   - randomness: every shuffle comes from ``(seed, shuffle count)`` of the shared rummy table
     (:mod:`taas.envs.core.table`), so a seed deals differently than in v0; ``clone()`` copies
     arrays instead of deep-copying (~6 µs for 4 players, was ~250 µs);
