@@ -60,6 +60,8 @@ def test_incremental_records_match_the_cards():
             if A.DISCARD <= action < A.GO_OUT_NO_DISCARD and state.rounds_played == 0:
                 discarded[player, state.table.discard[-1]] += 1
             assert np.array_equal(state.table.pile, np.bincount(state.table.discard, minlength=53))
+            # nobody ever faces an empty stock that the pile could refill (rules §5.5)
+            assert state.table.stock or len(state.table.discard) <= 1
             sizes = state.public[:, SEAT["hand_size"]].ravel()
             assert np.array_equal(sizes, state.hands.sum(axis=1))
             if state.rounds_played == before.rounds_played and not state.over:
