@@ -12,7 +12,7 @@ $(BIN)/python:
 
 demo: $(BIN)/python
 	$(PIP) install -q -e .
-	$(BIN)/taas play continental_v0 --agents greedy,greedy,random,random --rounds 4 --seed 1 --render
+	$(BIN)/taas play continental_v1 --agents greedy,greedy,random,random --rounds 4 --seed 1 --render
 
 test: $(BIN)/python
 	$(PIP) install -q -e ".[dev]"

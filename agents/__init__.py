@@ -1,6 +1,6 @@
 """Agents and their spec strings.
 
-``make("random", env_id="continental_v0", seed=1)`` builds an agent; a spec is ``name`` or
+``make("random", env_id="continental_v1", seed=1)`` builds an agent; a spec is ``name`` or
 ``name:arg`` (``ismcts:200``, ``ppo:path.zip``). ``available(env_id)`` lists the specs that
 fit an env. Builders are imported on first use.
 """
@@ -24,7 +24,7 @@ __all__ = [
 # spec name -> env id ("*" for any env) -> "module:AgentClass", built by AgentClass.build.
 _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "taas.agents.base:RandomAgent"},
-    "greedy": {"continental_v0": "taas.agents.continental_greedy:GreedyAgent"},
+    "greedy": {"continental_v1": "taas.agents.continental_greedy:GreedyAgent"},
     "heuristic": {
         "mariage_v0": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
         "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",

@@ -1,7 +1,8 @@
 """A simple greedy Continental Rummy agent: collect ranks, shed singletons, go out at once.
 
 It reads only its own observation (through ``LAYOUT``), so it is fair by construction. It is a
-baseline that clearly beats random play, not a strong player.
+baseline that clearly beats random play, not a strong player. The observation gives card counts
+per copy in the shoe, so the agent is built with the env's rules to turn them back into counts.
 """
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 from taas.agents.base import Agent
 from taas.envs.continental import actions as A
+from taas.envs.continental.config import Config
+from taas.envs.continental.hands import CARD_VALUES
 from taas.envs.continental.observation import LAYOUT
-from taas.envs.continental.rules import CARD_VALUES
-from taas.envs.core.cards import JOKER, NUM_RANKS
+from taas.envs.core.cards import JOKER, NUM_RANKS, shoe
+from taas.envs.core.config import build_config
 
 _RANK_OF = np.arange(JOKER) % NUM_RANKS
 
@@ -23,13 +26,26 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
+    def __init__(self, seed: int | None = None, rules: dict | None = None):
+        super().__init__(seed)
+        config = build_config(Config, "continental", rules or {})
+        self._copies = shoe(config.decks, config.total_jokers)
+
+    @classmethod
+    def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> GreedyAgent:
+        if arg:
+            raise ValueError(f"agent {cls.name!r} takes no argument (got {arg!r})")
+        return cls(seed, config)
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        hand = observation[LAYOUT["hand"]]
+        hand = np.rint(observation[LAYOUT["hand"]] * self._copies)
         per_rank = np.bincount(_RANK_OF, weights=hand[:JOKER], minlength=NUM_RANKS)
         top = np.flatnonzero(observation[LAYOUT["top_discard"]])
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
             wanted = top.size and (top[0] == JOKER or per_rank[top[0] % NUM_RANKS] >= 1)
-            return A.DRAW_DISCARD if wanted and action_mask[A.DRAW_DISCARD] else A.DRAW_STOCK
+            if action_mask[A.DRAW_DISCARD] and (wanted or not action_mask[A.DRAW_STOCK]):
+                return A.DRAW_DISCARD
+            return A.DRAW_STOCK
         if action_mask[A.BUY]:
             completes = top.size and top[0] != JOKER and per_rank[top[0] % NUM_RANKS] >= 2
             return A.BUY if completes else A.PASS

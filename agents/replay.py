@@ -7,7 +7,7 @@ moves one by one (each checked against the engine: same mover, legal action, sam
 then requires the same returns and final info, so a record doubles as a bug report and as a
 regression test of the engine that made it.
 
-An env id names a version of the rules (``continental_v0``); a record is only replayed by the
+An env id names a version of the rules (``continental_v1``); a record is only replayed by the
 same id, since a new version may deal, score or number actions differently.
 """
 

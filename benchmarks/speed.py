@@ -34,7 +34,7 @@ import taas.envs
 
 # (env id, rules) measured by default; an env not yet registered is skipped.
 CASES = [
-    ("continental_v0", {"num_players": 4}),
+    ("continental_v1", {"num_players": 4}),
     ("marriage_v1", {"num_players": 4}),
     ("mariage_v0", {}),
     ("mariage_v0", {"allow_false_claims": False}),

@@ -6,7 +6,7 @@ Every deal seed is played once with the agent in each seat and the opponent in t
 
     python -m taas.benchmarks.strength mariage_v0 --agent heuristic --deals 2000 \\
         --rule allow_false_claims=false
-    python -m taas.benchmarks.strength romme_v0 --agent heuristic --deals 400 --rule num_players=2
+    python -m taas.benchmarks.strength romme_v1 --agent heuristic --deals 400 --rule num_players=2
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 game, score a hand.
 
 taas envs
-taas play continental_v0 --agents greedy,random,random --rounds 3 --seed 1 --render
-taas play romme_v0 --agents heuristic,random --rounds 4 --record games/romme.json
+taas play continental_v1 --agents greedy,random,random --rounds 3 --seed 1 --render
+taas play romme_v1 --agents heuristic,random --rounds 4 --record games/romme.json
 taas replay games/romme-001.json --step
 taas score continental --hand "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H" --json
 """
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("envs", help="list environments with their rule flags")
 
     play = sub.add_parser("play", help="play agents against each other and print the series")
-    play.add_argument("env_id", help="e.g. continental_v0")
+    play.add_argument("env_id", help="e.g. continental_v1")
     play.add_argument(
         "--agents", required=True, help='agent specs, one per seat: "greedy,random,random"'
     )

@@ -7,18 +7,18 @@ import taas.envs
 
 
 def test_available_and_unknown_specs():
-    assert {"random", "greedy"} <= set(taas.agents.available("continental_v0"))
+    assert {"random", "greedy"} <= set(taas.agents.available("continental_v1"))
     with pytest.raises(ValueError, match=r"unknown agent spec 'nope'.*known: greedy, random"):
-        taas.agents.make("nope", "continental_v0")
+        taas.agents.make("nope", "continental_v1")
     with pytest.raises(ValueError, match="takes no argument"):
-        taas.agents.make("random:5", "continental_v0")
+        taas.agents.make("random:5", "continental_v1")
 
 
 def test_agents_are_seeded_and_only_pick_legal_actions():
-    env = taas.envs.make("continental_v0", wrapped=False)  # an illegal action would raise
+    env = taas.envs.make("continental_v1", wrapped=False)  # an illegal action would raise
     picks = []
     for _ in range(2):
-        seats = [taas.agents.make("random", "continental_v0", seed=i) for i in range(4)]
+        seats = [taas.agents.make("random", "continental_v1", seed=i) for i in range(4)]
         result = taas.agents.play_game(env, seats, seed=5)
         picks.append((result.returns, result.steps))
     assert picks[0] == picks[1]
@@ -27,21 +27,21 @@ def test_agents_are_seeded_and_only_pick_legal_actions():
 def test_play_game_checks_the_seat_count():
     with pytest.raises(ValueError, match="3 agents for 4 seats"):
         taas.agents.play_game(
-            taas.envs.make("continental_v0"), [taas.agents.RandomAgent(0)] * 3, seed=0
+            taas.envs.make("continental_v1"), [taas.agents.RandomAgent(0)] * 3, seed=0
         )
 
 
 def test_greedy_clearly_beats_random():
     """Greedy in every seat in turn against three random agents: it goes out in most rounds
     and its mean penalty is far below theirs."""
-    env = taas.envs.make("continental_v0", wrapped=False)
+    env = taas.envs.make("continental_v1", wrapped=False)
     greedy_pen, random_pen, wins = [], [], 0
     for seed in range(24):
         seat = seed % 4
         seats = [
-            taas.agents.make("random", "continental_v0", seed=100 * seed + i) for i in range(4)
+            taas.agents.make("random", "continental_v1", seed=100 * seed + i) for i in range(4)
         ]
-        seats[seat] = taas.agents.make("greedy", "continental_v0", seed=seed)
+        seats[seat] = taas.agents.make("greedy", "continental_v1", seed=seed)
         returns = np.array(taas.agents.play_game(env, seats, seed=seed).returns)
         wins += returns[seat] == 0 and returns.min() < 0
         greedy_pen.append(-returns[seat])

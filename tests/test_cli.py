@@ -25,11 +25,11 @@ def test_version(capsys):
 def test_envs_lists_ids_and_flags(capsys):
     assert main(["envs"]) == 0
     out = capsys.readouterr().out
-    assert "continental_v0" in out and "allow_buying = False" in out
+    assert "continental_v1" in out and "allow_buying = False" in out
 
 
 def test_play_prints_rounds_and_the_series_table(capsys):
-    argv = ["play", "continental_v0", "--agents", "greedy,random,random", "--rounds", "3"]
+    argv = ["play", "continental_v1", "--agents", "greedy,random,random", "--rounds", "3"]
     assert main([*argv, "--seed", "1", "--render"]) == 0
     out = capsys.readouterr().out
     assert "Round 1" in out and "Round 3" in out and "winner: player_" in out
@@ -137,9 +137,9 @@ MARRIAGE = "7H 8H 9H AS AD AC 2C 2D 2S 4C 4H 4S 6C 6D 6S 10C 10D 10S QS QD QC"
         (["score", "romme", "--hand", "AS AS AS"], "3 copies of AS"),
         (["play", env_id("mariage"), "--agents", "random"], "gives 1 agent for"),
         (["play", env_id("mariage"), "--agents", "random,,random"], "an empty agent spec"),
-        (["play", "continental_v0", "--agents", "greedy,bogus,random"], "unknown agent spec"),
+        (["play", "continental_v1", "--agents", "greedy,bogus,random"], "unknown agent spec"),
         (
-            ["play", "continental_v0", "--agents", "random,random,random", "--rule", "jokers=3"],
+            ["play", "continental_v1", "--agents", "random,random,random", "--rule", "jokers=3"],
             "jokers=3",
         ),
         (["play", "nope_v0", "--agents", "random"], "unknown env"),

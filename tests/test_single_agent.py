@@ -7,7 +7,7 @@ import taas.agents
 
 def test_observations_stay_in_the_declared_space():
     # gymnasium's check_env steps unmasked random actions, which a masked env rejects by design
-    env = taas.agents.single_agent_env("continental_v0", seed=0)
+    env = taas.agents.single_agent_env("continental_v1", seed=0)
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs) and info == {}
     for _ in range(200):
@@ -17,7 +17,7 @@ def test_observations_stay_in_the_declared_space():
 
 @pytest.mark.parametrize("seat", [0, 2, None])
 def test_learner_sees_only_its_turns_and_gets_its_rewards(seat):
-    env = taas.agents.single_agent_env("continental_v0", opponents="greedy", seat=seat, seed=1)
+    env = taas.agents.single_agent_env("continental_v1", opponents="greedy", seat=seat, seed=1)
     rng = np.random.default_rng(0)
     for episode in range(3):
         env.reset(seed=episode)
@@ -37,7 +37,7 @@ def test_learner_sees_only_its_turns_and_gets_its_rewards(seat):
 
 def test_same_seed_same_episode():
     def rollout():
-        env = taas.agents.single_agent_env("continental_v0", opponents="random", seat=None, seed=3)
+        env = taas.agents.single_agent_env("continental_v1", opponents="random", seat=None, seed=3)
         obs, _ = env.reset(seed=9)
         trace = [env.seat, obs.tobytes()]
         for _ in range(30):
@@ -50,10 +50,10 @@ def test_same_seed_same_episode():
 
 def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="2 opponents for a 4-player game"):
-        taas.agents.single_agent_env("continental_v0", opponents=["random", "random"])
+        taas.agents.single_agent_env("continental_v1", opponents=["random", "random"])
     with pytest.raises(ValueError, match="seat 7"):
-        taas.agents.single_agent_env("continental_v0", seat=7)
-    env = taas.agents.single_agent_env("continental_v0", seed=0)
+        taas.agents.single_agent_env("continental_v1", seat=7)
+    env = taas.agents.single_agent_env("continental_v1", seed=0)
     env.reset(seed=0)
     with pytest.raises(ValueError, match="illegal action"):
         env.step(108)

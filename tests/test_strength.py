@@ -25,9 +25,9 @@ def test_bootstrap_interval_covers_the_mean_like_the_normal_one():
 
 
 def test_every_deal_is_played_in_every_seat_and_greedy_wins():
-    ev = duplicate_deals("continental_v0", "random", deals=3, num_players=3)
+    ev = duplicate_deals("continental_v1", "random", deals=3, num_players=3)
     assert ev.games == 9 and len(ev.diffs) == 3
-    ev = duplicate_deals("continental_v0", "greedy", deals=3, num_players=3)
+    ev = duplicate_deals("continental_v1", "greedy", deals=3, num_players=3)
     assert ev.wins >= 8 and ev.mean_return > -20
     assert ev.diff_interval[0] > 0  # far fewer penalty points than random, on every deal
 

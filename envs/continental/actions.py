@@ -16,7 +16,8 @@ ids                   name      meaning
 
 from __future__ import annotations
 
-from taas.envs.core.cards import NUM_KINDS, card_str
+from taas.envs.core.actions import ActionTable
+from taas.envs.core.cards import NUM_KINDS
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1
@@ -25,24 +26,19 @@ GO_OUT = DISCARD + NUM_KINDS
 GO_OUT_NO_DISCARD = GO_OUT + NUM_KINDS
 BUY = GO_OUT_NO_DISCARD + 1
 PASS = BUY + 1
-NUM_ACTIONS = PASS + 1
 
+LAYOUT = ActionTable(
+    [
+        ("draw", DRAW_STOCK, 1),
+        ("take", DRAW_DISCARD, 1),
+        ("discard", DISCARD, NUM_KINDS),
+        ("go_out", GO_OUT, NUM_KINDS),
+        ("go_out", GO_OUT_NO_DISCARD, 1),
+        ("buy", BUY, 1),
+        ("pass", PASS, 1),
+    ]
+)
+NUM_ACTIONS = LAYOUT.size
 
-def action_to_str(action: int) -> str:
-    """``draw``, ``take``, ``discard 7H``, ``go_out 2H``, ``go_out``, ``buy``, ``pass``."""
-    a = int(action)
-    if a == DRAW_STOCK:
-        return "draw"
-    if a == DRAW_DISCARD:
-        return "take"
-    if DISCARD <= a < GO_OUT:
-        return f"discard {card_str(a - DISCARD)}"
-    if GO_OUT <= a < GO_OUT_NO_DISCARD:
-        return f"go_out {card_str(a - GO_OUT)}"
-    if a == GO_OUT_NO_DISCARD:
-        return "go_out"
-    if a == BUY:
-        return "buy"
-    if a == PASS:
-        return "pass"
-    raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+action_to_str = LAYOUT.to_str
+"""``draw``, ``take``, ``discard 7H``, ``go_out 2H``, ``go_out``, ``buy``, ``pass``."""

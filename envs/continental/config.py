@@ -20,7 +20,9 @@ class Config:
     ``large_table`` applies to 7–8 players only: ``"third_deck"`` adds a third deck and two
     more jokers (15 cards each), ``"deal_13"`` keeps 108 cards and deals 13 each.
     ``num_rounds=None`` means one round per player. ``episode="match"`` plays the whole series
-    (with the tie-break round among tied players) as one episode.
+    (with the tie-break round among tied players) as one episode. ``tiebreak_players`` and
+    ``meld_type`` have one supported value each (the rules table's defaults): they are
+    accepted so a config written from the table works, and anything else is a clear error.
     """
 
     num_players: int = 4
@@ -33,6 +35,8 @@ class Config:
     allow_buying: bool = False
     num_rounds: int | None = None
     target_score: int | None = None
+    tiebreak_players: str = "tied_only"
+    meld_type: str = "sets"
     episode: str = "round"
     reward: str = "points"
     max_turns_per_round: int = 1000
@@ -45,6 +49,8 @@ class Config:
         check_choice(GAME, "min_naturals_per_group", self.min_naturals_per_group, (1, 2))
         for flag in ("must_discard_to_go_out", "forbid_rediscard_of_drawn_discard", "allow_buying"):
             check_choice(GAME, flag, getattr(self, flag), (True, False))
+        check_choice(GAME, "tiebreak_players", self.tiebreak_players, ("tied_only",))
+        check_choice(GAME, "meld_type", self.meld_type, ("sets",))
         check_choice(GAME, "episode", self.episode, ("round", "match"))
         check_choice(GAME, "reward", self.reward, ("points", "zero_sum", "win"))
         check_optional_int(GAME, "num_rounds", self.num_rounds, 1)

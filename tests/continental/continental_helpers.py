@@ -31,8 +31,7 @@ def arrange(
         if p not in hands:
             state.hands[p] = to_counts(rest[:size])
             rest = rest[size:]
-    state.stock = rest + piles["top"][::-1]
-    state.discard = piles["discard"]
+    state.table.start(rest + piles["top"][::-1], piles["discard"])
     state.mask = None
     return state
 
@@ -43,5 +42,5 @@ def discard_phase(hand: str, **rules) -> tuple[ContinentalGame, ContinentalState
     state = game.new_state(np.random.default_rng(0))
     state.active = list(range(game.num_players))
     arrange(game, state, {0: hand}, discard="3D")
-    state.current, state.phase, state.drawn_discard = 0, DISCARD, -1
+    state.current, state.phase, state.table.drawn_discard = 0, DISCARD, -1
     return game, state

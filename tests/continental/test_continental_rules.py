@@ -7,16 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import Config
-from taas.envs.continental.rules import (
-    BUY,
-    DISCARD,
-    DRAW,
-    ContinentalGame,
-    can_group,
-    go_out_discards,
-    rank_counts,
-    score_hand,
-)
+from taas.envs.continental.hands import can_group, go_out_discards, rank_counts
+from taas.envs.continental.rules import BUY, DISCARD, DRAW, ContinentalGame, score_hand
 from taas.envs.core.cards import JOKER, card_str, parse_card, parse_cards, to_counts
 
 
@@ -37,7 +29,7 @@ def test_c1_going_out_the_only_legal_discard():
     game, state = discard_phase("7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H")
     assert go_out_cards(game, state) == {"2H"}
     game.apply_action(state, A.GO_OUT + parse_card("2H"))
-    assert state.over and state.winner == 0 and state.discard[-1] == parse_card("2H")
+    assert state.over and state.winner == 0 and state.table.discard[-1] == parse_card("2H")
 
 
 def test_c2_jokers_fill_two_groups():
@@ -100,19 +92,25 @@ def test_c8_large_table(large_table, total, dealt, stock):
     game = ContinentalGame(Config(num_players=8, large_table=large_table))
     state = game.new_state(np.random.default_rng(0))
     assert game.shoe(state).sum() == total
-    assert state.hands.sum() == dealt and len(state.discard) == 1 and len(state.stock) == stock
+    assert (
+        state.hands.sum() == dealt
+        and len(state.table.discard) == 1
+        and len(state.table.stock) == stock
+    )
 
 
 def test_c9_reshuffle_when_the_stock_runs_out():
     game, state = discard_phase("7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK")
     arrange(game, state, {0: "7C 7C 7H"}, discard="4D JS 9C 2H", stock_top="QH")
-    state.hands[1] += to_counts(state.stock[:-1]).astype(np.int8)  # park the rest of the stock
-    state.stock = state.stock[-1:]
+    state.hands[1] += to_counts(state.table.stock[:-1]).astype(
+        np.int8
+    )  # park the rest of the stock
+    state.table.stock = state.table.stock[-1:]
     state.phase, state.current = DRAW, 0
     game.apply_action(state, A.DRAW_STOCK)
     assert state.hands[0, parse_card("QH")] == 1
-    assert state.discard == parse_cards("2H")
-    assert sorted(state.stock) == sorted(parse_cards("4D JS 9C"))
+    assert state.table.discard == parse_cards("2H")
+    assert sorted(state.table.stock) == sorted(parse_cards("4D JS 9C"))
 
 
 def test_c10_an_ace_costs_one():
@@ -182,22 +180,70 @@ def test_must_discard_to_go_out_false_allows_laying_everything():
     game, state = discard_phase(hand, must_discard_to_go_out=False)
     assert game.legal_mask(state)[A.GO_OUT_NO_DISCARD]
     game.apply_action(state, A.GO_OUT_NO_DISCARD)
-    assert state.over and state.winner == 0 and state.discard == parse_cards("3D")
+    assert state.over and state.winner == 0 and state.table.discard == parse_cards("3D")
 
 
 @pytest.mark.parametrize("forbid", [True, False])
 def test_forbid_rediscard_of_drawn_discard(forbid):
-    game, state = discard_phase(
-        "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK", forbid_rediscard_of_drawn_discard=forbid
-    )
+    game, state = discard_phase("2C", forbid_rediscard_of_drawn_discard=forbid)
+    arrange(game, state, {0: "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK"}, discard="3D 2H")
     state.phase = DRAW
-    state.discard.append(parse_card("2H"))
-    state.hands[1, parse_card("2H")] = 0  # keep the shoe exact: 2H was dealt to nobody else
     game.apply_action(state, A.DRAW_DISCARD)
     mask = game.legal_mask(state)
     assert mask[A.DISCARD + parse_card("2H")] == (not forbid)
-    assert mask[A.GO_OUT + parse_card("2H")] == (not forbid)
-    assert state.taken_by[0, parse_card("2H")] == 1
+    assert mask[A.GO_OUT + parse_card("2H")] == (not forbid)  # 2H is the only go-out discard
+    assert state.table.taken_by[0, parse_card("2H")] == 1
+
+
+def test_rediscard_ban_covers_an_identical_copy_and_the_go_out_discard():
+    """Holding 9C and taking another 9C: neither copy may be discarded or be the go-out
+    discard this turn; other cards of the rank still may."""
+    game, state = discard_phase("2C")
+    arrange(game, state, {0: "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK"}, discard="3D 9C")
+    state.phase = DRAW
+    game.apply_action(state, A.DRAW_DISCARD)
+    mask = game.legal_mask(state)
+    assert not mask[A.DISCARD + parse_card("9C")] and not mask[A.GO_OUT + parse_card("9C")]
+    assert mask[A.DISCARD + parse_card("9D")] and mask[A.GO_OUT + parse_card("9D")]
+    game.apply_action(state, A.DISCARD + parse_card("9D"))
+    assert state.table.drawn_discard == parse_card("9C")  # until the next player draws
+    game.apply_action(state, A.DRAW_STOCK)
+    assert state.table.drawn_discard == -1
+
+
+def test_stock_rebuilt_when_a_player_must_draw_after_a_buy_emptied_it():
+    """Rules §5.5 after a buy (issue 9 item 6): stock 2S 3S 4S 5S (5S on top), pile 9H. Seat 0
+    draws 5S and discards it, seat 2 buys it (+4S 3S), seat 1 draws the last card 2S and
+    discards it: the pile 9H 2S gives seat 2 a new stock of 9H."""
+    game = ContinentalGame(Config(num_players=4, allow_buying=True))
+    state = game.new_state(np.random.default_rng(0))
+    state.dealer = 3
+    arrange(game, state, {}, discard="9H", stock_top="5S 4S 3S 2S")
+    state.hands[3] += to_counts(state.table.stock[:-4]).astype(np.int8)  # park the rest
+    state.table.stock = state.table.stock[-4:]
+    state.current, state.phase = 0, DRAW
+    game.apply_action(state, A.DRAW_STOCK)
+    game.apply_action(state, A.DISCARD + parse_card("5S"))
+    assert state.phase == BUY and state.current == 2
+    game.apply_action(state, A.BUY)
+    assert state.table.stock == parse_cards("2S") and state.current == 1
+    game.apply_action(state, A.DRAW_STOCK)
+    assert state.table.stock == [] and state.table.discard == parse_cards("9H")
+    game.apply_action(state, A.DISCARD + parse_card("2S"))
+    assert state.current == 2 and state.phase == DRAW
+    assert state.table.stock == parse_cards("9H") and state.table.discard == parse_cards("2S")
+    assert game.legal_mask(state)[A.DRAW_STOCK]
+    game.apply_action(state, A.DRAW_STOCK)
+    assert state.hands[2, parse_card("9H")] >= 1
+
+
+def test_every_flag_of_the_rules_table_is_accepted():
+    config = Config(tiebreak_players="tied_only", meld_type="sets")
+    assert config.tiebreak_players == "tied_only" and config.meld_type == "sets"
+    with pytest.raises(ValueError, match=r"meld_type='sequences'.*\['sets'\]"):
+        Config(meld_type="sequences")
+    with pytest.raises(ValueError, match=r"tiebreak_players='all'.*\['tied_only'\]"):
+        Config(tiebreak_players="all")
 
 
 def test_allow_buying_asks_the_other_seats_in_order_and_charges_two_cards():
@@ -214,10 +260,10 @@ def test_allow_buying_asks_the_other_seats_in_order_and_charges_two_cards():
     game.apply_action(state, A.PASS)
     assert state.current == 3
     before = int(state.hands[3].sum())
-    stock = len(state.stock)
+    stock = len(state.table.stock)
     game.apply_action(state, A.BUY)
     assert state.hands[3].sum() == before + 3 and state.hands[3, parse_card("2H")] >= 1
-    assert len(state.stock) == stock - 2 and state.taken_by[3, parse_card("2H")] == 1
+    assert len(state.table.stock) == stock - 2 and state.table.taken_by[3, parse_card("2H")] == 1
     assert state.phase == DRAW and state.current == 1  # the next player then draws normally
 
 
@@ -225,8 +271,8 @@ def test_buying_stops_when_the_stock_cannot_pay_the_penalty():
     game, state = discard_phase(
         "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H", allow_buying=True
     )
-    state.hands[1] += to_counts(state.stock[2:]).astype(np.int8)
-    state.stock = state.stock[:2]
+    state.hands[1] += to_counts(state.table.stock[2:]).astype(np.int8)
+    state.table.stock = state.table.stock[:2]
     game.apply_action(state, A.DISCARD + parse_card("2H"))
     assert state.phase == DRAW and state.current == 1
 
