@@ -2,6 +2,7 @@
 
 import warnings
 
+import gymnasium as gym
 import numpy as np
 import pytest
 import taas.agents
@@ -93,6 +94,26 @@ def test_deals_that_end_before_the_learner_moves_are_dealt_again():
     assert total_redeals > 0
 
 
+def test_in_a_match_a_round_the_opponent_ends_early_is_scored_not_redealt():
+    # a false claim ends the deal, not the match: the learner's first reward carries its points
+    claimer = Claimer()
+    env = taas.agents.single_agent_env("mariage_v0", opponents=[claimer], episode="match")
+    rng = np.random.default_rng(0)
+    claimed_first = 0
+    for seed in range(6):
+        claimer.claims = 0
+        _, info = env.reset(seed=seed)
+        assert info["redeals"] == 0 and env.action_masks().any()
+        claimed_first += claimer.claims
+        total, done = 0.0, False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            _, reward, terminated, truncated, _ = env.step(int(rng.choice(legal)))
+            total, done = total + reward, terminated or truncated
+        assert total == env.game.returns(env.state)[0]
+    assert claimed_first > 0
+
+
 def test_redeals_are_bounded_with_a_clear_error():
     game, observer = Player0Deals(MariageConfig()), MariageObserver(MariageConfig())
     env = SingleAgentEnv(game, observer, [Claimer()], seat=0, max_redeals=3)
@@ -178,6 +199,8 @@ def test_bad_arguments_are_clear_errors():
     env = taas.agents.single_agent_env("continental_v0", seed=0)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
+    with pytest.raises(gym.error.Error, match="Seed must be"):
+        env.reset(seed=-1)
     env.reset(seed=0)
     with pytest.raises(ValueError, match="illegal action"):
         env.step(108)

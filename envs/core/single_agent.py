@@ -9,17 +9,20 @@ Three choices make it train out of the box:
 
 - ``reset()`` always returns a position where the learner has a decision. A round the opponents
   end before the learner's first move (a Mariage opponent may claim 66 on its first lead) is no
-  episode for the learner: it is dealt again from the same stream, and ``info["redeals"]``
-  counts how often. After ``max_redeals`` such deals in a row ``reset`` raises ``RuntimeError``,
-  since those rules and opponents never let the learner play.
+  episode for the learner: it is dealt again from the same stream. The reset ``info`` holds
+  ``"redeals"`` (how many) and ``"seat"``. After ``max_redeals`` such deals in a row ``reset``
+  raises ``RuntimeError``: those rules and opponents never let the learner play. (In a
+  ``match`` episode a finished round does not end the episode, so nothing is redealt; points
+  scored before the learner's first move come with its first reward.)
 - ``reset(seed=s)`` reseeds the deal stream and every opponent's ``rng`` (the
   :class:`~taas.agents.base.Agent` protocol), so an episode replays from (seed, learner actions).
   An opponent without an ``rng`` attribute must be deterministic.
-- ``illegal_action="raise"`` (the default) raises the engine's ``ValueError`` naming the action and
-  the legal ones, with the state unchanged: a masked learner never sends one, so one is a bug.
-  ``illegal_action="penalize"`` ends the episode instead (``terminated=True``) with reward
-  ``illegal_reward`` (default -1) for that step and ``info["illegal_action"]`` set, the
-  convention of Gymnasium's and SB3's ``check_env``, which step unmasked random actions.
+- ``illegal_action="raise"`` (the default) raises the engine's ``ValueError`` naming the action
+  and the legal ones, with the state unchanged: a masked learner never sends one, so one is a
+  bug. ``illegal_action="penalize"`` ends the episode instead (``terminated=True``, reward
+  ``illegal_reward``, default -1, for that step; ``info["illegal_action"]`` and the engine's
+  message in ``info["error"]``), so that Gymnasium's and SB3's ``check_env``, which step
+  unmasked random actions, pass.
 """
 
 from __future__ import annotations
