@@ -3,8 +3,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip
+# torch is pinned here, not in pyproject.toml: 2.13.0 is the local CPU build on the project's
+# machines, installed before the extras so that pip never pulls a multi-GB CUDA build.
+TORCH ?= torch==2.13.0
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test train bench lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,9 +18,15 @@ demo: $(BIN)/python
 	$(BIN)/taas play continental_v1 --agents greedy,greedy,random,random --rounds 4 --seed 1 --render
 
 test: $(BIN)/python
-	$(PIP) install -q -e ".[dev]"
+	$(PIP) install -q "$(TORCH)"
+	$(PIP) install -q -e ".[dev,train]"
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist worksteal
+
+train: $(BIN)/python
+	$(PIP) install -q "$(TORCH)"
+	$(PIP) install -q -e ".[train]"
+	$(BIN)/python -c "import sb3_contrib, torch; print('training extra ready: torch', torch.__version__)"
 
 bench: $(BIN)/python
 	$(PIP) install -q -e ".[peers]"

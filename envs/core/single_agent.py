@@ -4,6 +4,25 @@ The learner holds one seat; the other seats are played by agents inside ``step``
 observation and reward is the learner's. ``action_masks()`` follows sb3-contrib's convention.
 It runs on the engine and observer directly (no AEC layer in between) because training spends
 most of its time here.
+
+Three choices make it train out of the box:
+
+- ``reset()`` always returns a position where the learner has a decision. A round the opponents
+  end before the learner's first move (a Mariage opponent may claim 66 on its first lead) is no
+  episode for the learner: it is dealt again from the same stream. The reset ``info`` holds
+  ``"redeals"`` (how many) and ``"seat"``. After ``max_redeals`` such deals in a row ``reset``
+  raises ``RuntimeError``: those rules and opponents never let the learner play. (In a
+  ``match`` episode a finished round does not end the episode, so nothing is redealt; points
+  scored before the learner's first move come with its first reward.)
+- ``reset(seed=s)`` reseeds the deal stream and every opponent's ``rng`` (the
+  :class:`~taas.agents.base.Agent` protocol), so an episode replays from (seed, learner actions).
+  An opponent without an ``rng`` attribute must be deterministic.
+- ``illegal_action="raise"`` (the default) raises the engine's ``ValueError`` naming the action
+  and the legal ones, with the state unchanged: a masked learner never sends one, so one is a
+  bug. ``illegal_action="penalize"`` ends the episode instead (``terminated=True``, reward
+  ``illegal_reward``, default -1, for that step; ``info["illegal_action"]`` and the engine's
+  message in ``info["error"]``), so that Gymnasium's and SB3's ``check_env``, which step
+  unmasked random actions, pass.
 """
 
 from __future__ import annotations
@@ -14,9 +33,12 @@ import gymnasium as gym
 import numpy as np
 from taas.envs.core.game import Game, Observer
 
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+
 
 class SingleAgentEnv(gym.Env):
-    """``seat=None`` draws the learner's seat at random every episode (from the reset seed)."""
+    """``seat=None`` draws the learner's seat at random every episode (from the reset seed);
+    ``seed`` seeds the first ``reset()`` that is given none."""
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium's convention)
 
@@ -26,7 +48,11 @@ class SingleAgentEnv(gym.Env):
         observer: Observer,
         opponents: list,
         seat: int | None = 0,
+        seed: int | None = None,
         render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_reward: float = -1.0,
+        max_redeals: int = 100,
     ):
         if len(opponents) != game.num_players - 1:
             raise ValueError(
@@ -37,44 +63,77 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(f"seat {seat} is not in 0..{game.num_players - 1}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: expected None or 'ansi'")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action {illegal_action!r}: expected one of {ILLEGAL_ACTION_MODES}"
+            )
+        if type(max_redeals) is not int or max_redeals < 0:
+            raise ValueError(f"max_redeals {max_redeals!r}: expected an int >= 0")
         self.game, self.observer, self.opponents = game, observer, opponents
         self.fixed_seat, self.render_mode = seat, render_mode
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.max_redeals = max_redeals
         self.observation_space = gym.spaces.Box(observer.low, observer.high, dtype=np.float32)
         self.action_space = gym.spaces.Discrete(game.num_actions)
         self.state = None
         self.seat = 0
-        self._rng: np.random.Generator | None = None
+        self._first_seed = seed
+        self._over = True
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        if seed is None and self._np_random is None:
+            seed = self._first_seed
         super().reset(seed=seed)
-        if seed is not None or self._rng is None:
-            self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_state(self._rng)
-        if self.fixed_seat is None:
-            self.seat = int(self._rng.integers(self.game.num_players))
-        else:
-            self.seat = self.fixed_seat
-        self._last_return = 0.0
+        if seed is not None:
+            children = np.random.SeedSequence(seed).spawn(len(self.opponents))
+            for agent, child in zip(self.opponents, children, strict=True):
+                if hasattr(agent, "rng"):
+                    agent.rng = np.random.default_rng(child)
+        game, rng = self.game, self.np_random
+        self.state = game.new_state(rng)
+        self.seat = self.fixed_seat
+        if self.seat is None:
+            self.seat = int(rng.integers(game.num_players))
         self._play_opponents()
-        return self._observe(), {}
+        redeals = 0
+        while game.is_terminal(self.state):
+            if redeals == self.max_redeals:
+                raise RuntimeError(
+                    f"{game.env_id}: {redeals + 1} deals in a row ended before the learner "
+                    f"(seat {self.seat}) had a decision; these rules and opponents never let it "
+                    "play (raise max_redeals if that is only bad luck)"
+                )
+            redeals += 1
+            self.state = game.new_state(rng)
+            self._play_opponents()
+        self._over = False
+        self._last_return = 0.0
+        return self._observe(), {"seat": self.seat, "redeals": redeals}
 
     def step(self, action: int):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        if self.game.is_terminal(self.state):
+        if self._over:
             raise RuntimeError("the episode is over; call reset()")
-        self.game.apply_action(self.state, action, player=self.seat)
+        try:
+            self.game.apply_action(self.state, action, player=self.seat)
+        except ValueError as err:  # the engine's check: the state is unchanged
+            if self.illegal_action == "raise":
+                raise
+            self._over = True
+            info = {"illegal_action": action, "error": str(err)}
+            return self._observe(), self.illegal_reward, True, False, info
         self._play_opponents()
         ret = float(self.game.returns(self.state)[self.seat])
         reward, self._last_return = ret - self._last_return, ret
-        done = self.game.is_terminal(self.state)
+        self._over = done = self.game.is_terminal(self.state)
         truncated = done and self.game.is_truncated(self.state)
         info = self.game.info(self.state, self.seat) if done else {}
         return self._observe(), reward, done and not truncated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions for the learner (all False once the episode is over)."""
-        if self.game.current_player(self.state) != self.seat:
+        if self._over:
             return np.zeros(self.game.num_actions, dtype=bool)
         return self.game.legal_mask(self.state).astype(bool)
 
