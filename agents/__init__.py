@@ -26,7 +26,7 @@ _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "taas.agents.base:RandomAgent"},
     "greedy": {"continental_v0": "taas.agents.continental_greedy:GreedyAgent"},
     "heuristic": {
-        "mariage_v0": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
+        "mariage_v1": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
         "romme_v0": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
 }

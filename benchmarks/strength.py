@@ -4,7 +4,7 @@ Every deal seed is played once with the agent in each seat (the opponents in the
 every seat gets the same cards and the luck of the deal cancels out. A game is a win when the
 agent's return is strictly higher than every other seat's.
 
-    python -m taas.benchmarks.strength mariage_v0 --agent heuristic --deals 2000 \\
+    python -m taas.benchmarks.strength mariage_v1 --agent heuristic --deals 2000 \\
         --rule allow_false_claims=false
     python -m taas.benchmarks.strength romme_v0 --agent heuristic --deals 400 --rule num_players=2
 """

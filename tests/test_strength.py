@@ -20,5 +20,5 @@ def test_every_deal_is_played_in_every_seat_and_greedy_wins():
 
 
 def test_command_line(capsys):
-    main(["mariage_v0", "--deals", "5", "--rule", "allow_false_claims=false", "--json"])
+    main(["mariage_v1", "--deals", "5", "--rule", "allow_false_claims=false", "--json"])
     assert '"games": 10' in capsys.readouterr().out
