@@ -6,10 +6,12 @@ import itertools
 
 import numpy as np
 import pytest
+import taas.agents
 from mariage_helpers import game, play, position
+from taas.envs.core.conformance import agent_policy, play_states
 from taas.envs.mariage.actions import CLAIM, CLOSE, MARRY, NUM_CARDS, bits, cards_of, parse
 from taas.envs.mariage.observation import LAYOUT, SIZE, MariageObserver
-from taas.envs.mariage.rules import FOLLOW, MariageState
+from taas.envs.mariage.rules import FOLLOW, MariageGame, MariageState
 
 
 def cards(obs: np.ndarray, key: str) -> set[int]:
@@ -112,6 +114,24 @@ def test_states_differing_in_hidden_cards_look_the_same(situation, seed):
         if v.hands[1 - player] != s.hands[1 - player]:
             other = 1 - player
             assert not np.array_equal(observer.encode(v, other), observer.encode(s, other))
+
+
+def test_no_leak_at_any_state_of_heuristic_matches():
+    """The heuristic closes, exhausts the talon and plays on into later deals, where random
+    play rarely gets: every state along its matches hides what it should."""
+    g = game(episode="match", allow_false_claims=False)
+    observer = MariageObserver()
+    rng = np.random.default_rng(0)
+    for seed in (0,):
+        agents = [taas.agents.make("heuristic", MariageGame.env_id, seed=seed * 2 + i)
+                  for i in range(2)]
+        states = 0
+        for s in play_states(g, seed, agent_policy(agents), observer):
+            player = s.to_move
+            assert np.array_equal(observer.encode(hidden_variant(s, player, rng), player),
+                                  observer.encode(s, player))
+            states += 1
+        assert s.deal_no > 0 and states > 50
 
 
 def test_observation_never_holds_the_opponents_unseen_cards():
