@@ -199,6 +199,9 @@ class Observer(ABC):
     """Encodes a state as one player sees it: the only place hidden information is dropped.
 
     ``layout`` names the slices of the flat vector so agents, tests and docs never use raw offsets.
+    ``low``/``high`` are the exact bounds of every feature and lie within [-1, 1] (unbounded
+    counts are squashed), so networks need no normalisation; the conformance checker asserts
+    both.
     """
 
     layout: dict[str, slice]

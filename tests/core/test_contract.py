@@ -202,3 +202,14 @@ def test_infos_are_current_at_every_step(env_id):
             env.step(None)
         else:
             env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+
+
+def test_clone_benchmark_runs_on_every_engine(tmp_path):
+    from taas.benchmarks.clone import main
+
+    out = tmp_path / "clone.json"
+    result = main(["--states", "1", "--moves", "4", "--reps", "1", "--slice", "0.01",
+                   "--out", str(out)])
+    assert [r["env"] for r in result["rows"]] == ENVS
+    assert all(r["clone_us"] > 0 and r["step_us"] > 0 for r in result["rows"])
+    assert out.exists()
