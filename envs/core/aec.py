@@ -171,9 +171,9 @@ class CardGameEnv(AECEnv):
 
 
 def check_seed(seed) -> None:
-    """``ValueError`` unless ``seed`` is ``None`` or a non-negative integer (NumPy ints too):
-    NumPy would take a negative or a list silently as another seed, and a float or a string is a
-    caller's bug."""
+    """``ValueError`` unless ``seed`` is ``None`` or a non-negative integer (NumPy ints too).
+    NumPy alone takes a list or ``True`` as a seed without a word and rejects a float or a
+    string with an error from deep inside ``SeedSequence``; one message here names the rule."""
     if seed is None:
         return
     if not isinstance(seed, (bool, np.bool_)):
