@@ -155,7 +155,9 @@ class CardGameEnv(AECEnv):
         self._deads_step_first()
 
     def _update_infos(self) -> None:
-        self.infos = {a: self.game.info(self.state, self._index[a]) for a in self.agents}
+        # every step: all agents are still in play whenever it runs (reset or a live step)
+        info, state = self.game.info, self.state
+        self.infos = {a: info(state, i) for a, i in self._index.items()}
 
     def render(self) -> str | None:
         if self.render_mode is None:
