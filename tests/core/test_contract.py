@@ -89,6 +89,28 @@ def test_search_applies_on_a_clone_without_touching_the_original(env_id):
 
 
 @pytest.mark.parametrize("env_id", ENVS)
+def test_a_clone_plays_on_exactly_like_its_original(env_id):
+    """Same actions, same future: the clone's generator continues the original's stream
+    (reshuffles), and nothing the two share changes under either."""
+    env = _mid_round(env_id)
+    game, observer, state = env.game, env.observer, env.state
+    twin = state.clone()
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        if game.is_terminal(state):
+            break
+        mask = game.legal_mask(state)
+        assert np.array_equal(mask, game.legal_mask(twin))
+        for p in range(game.num_players):
+            assert np.array_equal(observer.encode(state, p), observer.encode(twin, p))
+        action = int(rng.choice(np.flatnonzero(mask)))
+        game.apply_action(state, action)
+        game.apply_action(twin, action)
+    assert game.is_terminal(twin) == game.is_terminal(state)
+    assert np.array_equal(game.returns(state), game.returns(twin))
+
+
+@pytest.mark.parametrize("env_id", ENVS)
 def test_the_cached_mask_is_read_only(env_id):
     env = _mid_round(env_id)
     game, state = env.game, env.state
