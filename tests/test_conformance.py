@@ -99,10 +99,7 @@ def test_conformance_to_the_end_of_rounds(game, rules, factory, episodes):
     env = taas.envs.make(env_id, wrapped=False, **rules)
     g, observer = env.game, env.observer
     n = EPISODES or episodes
-    summary = check_game(
-        g, observer, seeds=range(n), exhaustive_every=25 if EPISODES else 11,
-        policy=factory(env_id, rules, g.num_players),
-    )
+    summary = check_game(g, observer, seeds=range(n), policy=factory(env_id, rules, g.num_players))
     assert summary.episodes == n
     assert summary.truncated <= n // 10, f"{summary.truncated} of {n} episodes truncated"
 
@@ -118,3 +115,18 @@ def test_states_along_a_policy_reach_the_end_of_the_episode(game):
     states = list(play_states(g, 1, factory(env_id, {}, g.num_players)(1), env.observer))
     assert states and states[-1] is states[0]  # one live state, moved on
     assert g.is_terminal(states[0]) and not g.is_truncated(states[0])
+
+
+def test_the_checker_names_a_rejected_action_that_changes_the_state():
+    from taas.envs.mariage.actions import CLOSE
+    from taas.envs.mariage.rules import MariageGame
+
+    class Leaky(MariageGame):
+        def apply_action(self, state, action, player=None):
+            if action == CLOSE and not self.legal_mask(state)[CLOSE]:
+                state.turns += 1  # a bug: touched before the check
+            super().apply_action(state, action, player)
+
+    env = taas.envs.make(ENVS["mariage"], wrapped=False)
+    with pytest.raises(AssertionError, match="rejected close changed the state"):
+        check_game(Leaky(env.game.config), env.observer, seeds=range(5), exhaustive_every=1)
