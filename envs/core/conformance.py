@@ -64,9 +64,9 @@ def check_game(
     exhaustive_every: int = 7,
     policy: PolicyFactory = random_policy,
 ) -> Summary:
-    """Run the checks above for each seed, ``policy(seed)`` choosing the actions;
-    ``exhaustive_every`` tries every illegal action on every n-th step (each try clones the
-    state, so checking all of them every step would be slow)."""
+    """Run the checks above for each seed, ``policy(seed)`` choosing the actions, and return
+    what the episodes reached. ``exhaustive_every``: try every action id on every n-th step
+    (the legal ones on clones), as a full sweep each step would dominate the run."""
     _check_bounds(observer)
     summary = Summary()
     for seed in seeds:
