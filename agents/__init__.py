@@ -26,11 +26,11 @@ _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "taas.agents.base:RandomAgent"},
     "greedy": {"continental_v1": "taas.agents.continental_greedy:GreedyAgent"},
     "heuristic": {
-        "mariage_v0": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
+        "mariage_v1": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
         "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
-    "ismcts": {"mariage_v0": "taas.agents.search:SearchAgent"},
-    "oracle": {"mariage_v0": "taas.agents.search:OracleAgent"},
+    "ismcts": {"mariage_v1": "taas.agents.search:SearchAgent"},
+    "oracle": {"mariage_v1": "taas.agents.search:OracleAgent"},
 }
 
 

@@ -28,7 +28,7 @@ from taas.envs.mariage.actions import (
     TEN,
     card,
 )
-from taas.envs.mariage.observation import LAYOUT
+from taas.envs.mariage.observation import LAYOUT, SCORE_MAX
 
 WIN = 66
 _ALL = (1 << NUM_CARDS) - 1
@@ -119,7 +119,7 @@ class _View:
         lead = _bits(obs, "lead")
         self.lead = lead.bit_length() - 1
         points = obs[LAYOUT["points"]]
-        self.score = round(float(points[2]) * 120)
+        self.score = round(float(points[2]) * SCORE_MAX)
         self.open = not obs[LAYOUT["talon_state"]].any() and obs[LAYOUT["talon"]][0] > 0
         gone = _bits(obs, "played_me") | _bits(obs, "played_opp") | _bits(obs, "indicator_out")
         self.unseen = _ALL & ~(self.hand | gone | _bits(obs, "indicator"))

@@ -4,7 +4,7 @@ Every deal seed is played once with the agent in each seat and the opponent in t
 (:func:`taas.agents.evaluate.duplicate_deals`); it prints the mean score difference per deal
 (bootstrap interval over deals) and the win rate (Wilson interval).
 
-    python -m taas.benchmarks.strength mariage_v0 --agent heuristic --deals 2000 \\
+    python -m taas.benchmarks.strength mariage_v1 --agent heuristic --deals 2000 \\
         --rule allow_false_claims=false
     python -m taas.benchmarks.strength romme_v1 --agent heuristic --deals 400 --rule num_players=2
 """

@@ -12,7 +12,7 @@ from types import ModuleType
 
 _MODULES = {
     "continental_v1": "taas.envs.continental.env",
-    "mariage_v0": "taas.envs.mariage.env",
+    "mariage_v1": "taas.envs.mariage.env",
     "marriage_v1": "taas.envs.marriage.env",
     "romme_v1": "taas.envs.romme.env",
 }

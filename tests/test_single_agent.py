@@ -83,7 +83,7 @@ def test_deals_that_end_before_the_learner_moves_are_dealt_again():
     # The learner deals when the engine says so; then a claiming opponent leads and ends the
     # deal at once (a false claim ends it too). Such deals are no episode for the learner.
     claimer = Claimer()
-    env = taas.agents.single_agent_env("mariage_v0", opponents=[claimer], seat=0)
+    env = taas.agents.single_agent_env("mariage_v1", opponents=[claimer], seat=0)
     total_redeals = 0
     for seed in range(20):
         claimer.claims = 0
@@ -97,7 +97,7 @@ def test_deals_that_end_before_the_learner_moves_are_dealt_again():
 def test_in_a_match_a_round_the_opponent_ends_early_is_scored_not_redealt():
     # a false claim ends the deal, not the match: the learner's first reward carries its points
     claimer = Claimer()
-    env = taas.agents.single_agent_env("mariage_v0", opponents=[claimer], episode="match")
+    env = taas.agents.single_agent_env("mariage_v1", opponents=[claimer], episode="match")
     rng = np.random.default_rng(0)
     claimed_first = 0
     for seed in range(6):

@@ -35,11 +35,11 @@ def test_every_deal_is_played_in_every_seat_and_greedy_wins():
 def test_a_mirror_match_differs_by_nothing_on_average():
     """The same deterministic agent on both sides: each seat rotation repeats the same deal,
     so the per-deal differences of a two-player mirror match are exactly zero."""
-    ev = duplicate_deals("mariage_v0", "heuristic", "heuristic", deals=4,
+    ev = duplicate_deals("mariage_v1", "heuristic", "heuristic", deals=4,
                          allow_false_claims=False)
     assert np.all(ev.diffs == 0)
 
 
 def test_command_line(capsys):
-    main(["mariage_v0", "--deals", "5", "--rule", "allow_false_claims=false", "--json"])
+    main(["mariage_v1", "--deals", "5", "--rule", "allow_false_claims=false", "--json"])
     assert '"games": 10' in capsys.readouterr().out

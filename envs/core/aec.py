@@ -5,6 +5,13 @@ all zeros for an agent that is not to move. Rewards are the per-step differences
 engine's cumulative ``returns``. ``reset(seed=s)`` reseeds the episode stream; ``reset()``
 continues it; the engine is never rebuilt.
 
+``infos`` are refreshed at every step (round number, running scores), not only at the ends.
+
+Bad input is a clear ``ValueError``, never a silent wrong state: a seed that is not ``None`` or
+a non-negative int, an action that is not an integer (``True`` and ``0.0`` are not actions;
+``np.int64(3)`` is), and in the raw env a step for an agent that is not the engine's mover.
+Observing or stepping before ``reset()`` is a ``RuntimeError``.
+
 Illegal actions: the raw env raises the engine's ``ValueError`` naming the action, the player
 and the legal actions; the state is unchanged. :func:`wrap` (every game's ``env()``) switches
 to PettingZoo's convention for classic games, as its ``TerminateIllegalWrapper`` does: a
@@ -15,6 +22,7 @@ forwarding cost a third of each step.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -22,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from taas.envs.core.config import build_config
-from taas.envs.core.game import Game, Observer
+from taas.envs.core.game import Game, Observer, action_id
 
 
 class CardGameEnv(AECEnv):
@@ -68,6 +76,7 @@ class CardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        check_seed(seed)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self.state = self.game.new_state(self._rng)
@@ -83,6 +92,8 @@ class CardGameEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.state is None:
             raise RuntimeError("call reset() before observe()")
+        if agent not in self._index:
+            raise ValueError(f"unknown agent {agent!r}; agents: {self.possible_agents}")
         player = self._index[agent]
         obs = self.observer.encode(self.state, player)
         if player == self.game.current_player(self.state):
@@ -90,6 +101,11 @@ class CardGameEnv(AECEnv):
         else:
             mask = self._no_moves.copy()
         return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True):
+        if self.state is None:
+            raise RuntimeError("call reset() before last()")
+        return super().last(observe)
 
     def step(self, action: int) -> None:
         if self.state is None:
@@ -99,10 +115,11 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         game, state = self.game, self.state
+        action = action_id(action, game.num_actions)
         if self.illegal == "terminate" and not self._is_legal(action):
             self._terminate_illegal(agent)
             return
-        game.apply_action(state, action)
+        game.apply_action(state, action, player=self._index[agent])
         self._cumulative_rewards[agent] = 0.0
         returns = game.returns(state)
         delta = (returns - self._returns).tolist()
@@ -117,20 +134,15 @@ class CardGameEnv(AECEnv):
                 self.truncations = done
             else:
                 self.terminations = done
-            self._update_infos()
         else:
             self.agent_selection = self.possible_agents[game.current_player(state)]
+        self._update_infos()
         if self.render_mode == "human":
             self.render()
 
-    def _is_legal(self, action) -> bool:
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            return False
-        if a != action or not 0 <= a < self.game.num_actions:
-            return False
-        return bool(self.game.legal_mask(self.state)[a])
+    def _is_legal(self, action: int) -> bool:
+        game = self.game
+        return 0 <= action < game.num_actions and bool(game.legal_mask(self.state)[action])
 
     def _terminate_illegal(self, agent: str) -> None:
         EnvLogger.warn_on_illegal_move()
@@ -143,7 +155,9 @@ class CardGameEnv(AECEnv):
         self._deads_step_first()
 
     def _update_infos(self) -> None:
-        self.infos = {a: self.game.info(self.state, self._index[a]) for a in self.agents}
+        # every step: all agents are still in play whenever it runs (reset or a live step)
+        info, state = self.game.info, self.state
+        self.infos = {a: info(state, i) for a, i in self._index.items()}
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -156,6 +170,21 @@ class CardGameEnv(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def check_seed(seed) -> None:
+    """``ValueError`` unless ``seed`` is ``None`` or a non-negative integer (NumPy ints too).
+    NumPy alone takes a list or ``True`` as a seed without a word and rejects a float or a
+    string with an error from deep inside ``SeedSequence``; one message here names the rule."""
+    if seed is None:
+        return
+    if not isinstance(seed, (bool, np.bool_)):
+        try:
+            if operator.index(seed) >= 0:
+                return
+        except TypeError:
+            pass
+    raise ValueError(f"seed={seed!r}: expected None or a non-negative int")
 
 
 def wrap(env: CardGameEnv, illegal_reward: float = -1.0) -> CardGameEnv:

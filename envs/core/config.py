@@ -5,7 +5,29 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any, TypeVar
 
+import numpy as np
+
 T = TypeVar("T")
+
+
+def plain(value: Any) -> Any:
+    """A NumPy integer or bool as the Python int or bool it stands for (``num_players`` taken
+    from an array is a fine rule value), anything else unchanged, so configs hold plain values
+    that compare, hash and serialise to JSON like the defaults do."""
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def plain_fields(config: Any) -> None:
+    """Apply :func:`plain` to every field of a frozen dataclass in place; a ``Config`` calls it
+    first thing in ``__post_init__``, before validating."""
+    for f in fields(config):
+        value = getattr(config, f.name)
+        if plain(value) is not value:
+            object.__setattr__(config, f.name, plain(value))
 
 
 def check_choice(game: str, name: str, value: Any, allowed) -> None:
@@ -16,7 +38,12 @@ def check_choice(game: str, name: str, value: Any, allowed) -> None:
         shown = (
             f"{allowed.start}..{allowed.stop - 1}" if isinstance(allowed, range) else list(allowed)
         )
-        raise ValueError(f"{name}={value!r} is not a valid {game} rule; expected one of {shown}")
+        kind = f" ({type(first).__name__}, not {type(value).__name__})" * (
+            type(value) is not type(first)
+        )
+        raise ValueError(
+            f"{name}={value!r} is not a valid {game} rule; expected one of {shown}{kind}"
+        )
 
 
 def check_optional_int(game: str, name: str, value: Any, minimum: int) -> None:
@@ -28,9 +55,10 @@ def check_optional_int(game: str, name: str, value: Any, minimum: int) -> None:
 
 
 def build_config(cls: type[T], game: str, rules: dict[str, Any]) -> T:
-    """``cls(**rules)``, but an unknown rule name is a ``ValueError`` listing the known ones."""
+    """``cls(**rules)``, but an unknown rule name is a ``ValueError`` listing the known ones;
+    NumPy integers and bools are passed as plain ones (see :func:`plain`)."""
     known = [f.name for f in fields(cls)]
     unknown = sorted(set(rules) - set(known))
     if unknown:
         raise ValueError(f"unknown {game} rule(s) {unknown}; known: {known}")
-    return cls(**rules)
+    return cls(**{k: plain(v) for k, v in rules.items()})

@@ -9,10 +9,15 @@ subclassing :class:`Game` and :class:`Observer`.
 from __future__ import annotations
 
 import copy
+import operator
 from abc import ABC, abstractmethod
+from enum import Enum
 from typing import Any
 
 import numpy as np
+from numpy.random.bit_generator import ISeedSequence
+
+_ATOMS = frozenset({int, float, bool, str, bytes, type(None)})
 
 
 class State:
@@ -23,7 +28,61 @@ class State:
     mask: np.ndarray | None = None
 
     def clone(self):
-        return copy.deepcopy(self)
+        """An independent copy, without ``deepcopy``'s memo bookkeeping (search clones a lot):
+        arrays, lists, dicts, tuples and sets are copied field by field, generators by their
+        bit-generator state; the cached mask is read-only and shared. Fields must not alias each
+        other (two fields holding one array would become two arrays); engines with a hot
+        search path override this with a copy of exactly their mutable fields."""
+        new = object.__new__(type(self))
+        new.__dict__ = {k: v if k == "mask" else _copy(v) for k, v in self.__dict__.items()}
+        return new
+
+
+def _copy(v):
+    t = type(v)
+    if t in _ATOMS or isinstance(v, (np.generic, Enum)):
+        return v
+    if t is np.ndarray:
+        return v.copy()
+    if t is list:
+        return v.copy() if set(map(type, v)) <= _ATOMS else [_copy(x) for x in v]
+    if t is tuple:
+        return v if set(map(type, v)) <= _ATOMS else tuple(_copy(x) for x in v)
+    if t is dict:
+        return {k: _copy(x) for k, x in v.items()}
+    if t in (set, frozenset):
+        return t(v)  # members are hashable, so immutable by convention
+    if t is np.random.Generator:
+        bits = type(v.bit_generator)(_NO_SEED)
+        bits.state = v.bit_generator.state
+        return np.random.Generator(bits)
+    return copy.deepcopy(v)  # anything else (an engine's own object): correct, if slower
+
+
+class _NoSeed(ISeedSequence):
+    """Seeds a bit generator whose state is overwritten at once: a real seed costs a
+    ``SeedSequence`` hash (30-60 µs, most of a clone) for bits that are thrown away."""
+
+    def generate_state(self, n_words, dtype=np.uint32):
+        return np.ones(n_words, dtype)
+
+
+_NO_SEED = _NoSeed()
+
+
+def action_id(action, num_actions: int) -> int:
+    """``action`` as a plain int; ``ValueError`` unless it is an integer (``np.int64`` and 0-d
+    integer arrays included). A bool or a float is a bug in the caller, not a move: ``True`` and
+    ``1.0`` would silently play action 1. The range ``0..num_actions - 1`` is named in the
+    message but checked by the caller (the wrapped env ends the episode on an out-of-range id)."""
+    if not isinstance(action, (bool, np.bool_)):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise ValueError(
+        f"action {action!r} ({type(action).__name__}) is not an action id 0..{num_actions - 1}"
+    )
 
 
 class Game(ABC):
@@ -55,18 +114,21 @@ class Game(ABC):
         """``np.int8`` vector of length ``num_actions``: 1 exactly where ``apply_action`` accepts.
 
         Cached on the state until the next action, because the observation, the agent and
-        ``apply_action`` all ask for it in one step. Treat the result as read-only.
+        ``apply_action`` all ask for it in one step. The array is read-only, so no agent can
+        change the cache (copy it to edit); clones share it until either side moves.
         """
         if state.mask is None:
-            state.mask = self._legal_mask(state)
+            mask = self._legal_mask(state)
+            mask.flags.writeable = False
+            state.mask = mask
         return state.mask
 
     def apply_action(self, state: State, action: int, player: int | None = None) -> None:
         """Apply ``action`` for the player to move, in place.
 
         Raises ``ValueError`` naming the action, the player and the legal actions if the action
-        is not legal now, or if ``player`` is given and is not the player to move; the state is
-        then unchanged.
+        is not legal now, if it is not an integer (see :func:`action_id`), or if ``player`` is
+        given and is not the player to move; the state is then unchanged.
         """
         mover = self.current_player(state)
         if player is not None and player != mover:
@@ -74,11 +136,8 @@ class Game(ABC):
                 f"player {player} tried action {action}, but it is "
                 f"{'nobody' if mover < 0 else f'player {mover}'}'s turn"
             )
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            a = -1
-        if not (0 <= a < self.num_actions) or a != action:
+        a = action_id(action, self.num_actions)
+        if not 0 <= a < self.num_actions:
             raise ValueError(
                 f"action {action!r} for player {mover} is not an action id "
                 f"0..{self.num_actions - 1}"
@@ -140,6 +199,9 @@ class Observer(ABC):
     """Encodes a state as one player sees it: the only place hidden information is dropped.
 
     ``layout`` names the slices of the flat vector so agents, tests and docs never use raw offsets.
+    ``low``/``high`` are the exact bounds of every feature and lie within [-1, 1] (unbounded
+    counts are squashed), so networks need no normalisation; the conformance checker asserts
+    both.
     """
 
     layout: dict[str, slice]

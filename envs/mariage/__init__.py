@@ -1,1 +1,1 @@
-"""Mariage: engine, observation and PettingZoo env (``mariage_v0``)."""
+"""Mariage: engine, observation and PettingZoo env (``mariage_v1``)."""

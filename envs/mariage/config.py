@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taas.envs.core.config import check_choice, check_optional_int
+from taas.envs.core.config import check_choice, check_optional_int, plain_fields
 
 GAME = "mariage"
 MATCH_MODES = ("game_points", "raw_points", "three_in_a_row")
@@ -40,6 +40,7 @@ class Config:
     max_turns: int = 10_000
 
     def __post_init__(self) -> None:
+        plain_fields(self)
         for flag in ("exchange_requires_trick", "marriages_in_closed_phase", "must_head_trick",
                      "allow_false_claims", "last_trick_bonus"):
             check_choice(GAME, flag, getattr(self, flag), BOOLS)

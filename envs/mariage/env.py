@@ -1,4 +1,4 @@
-"""Mariage (``mariage_v0``): the German two-player ancestor of Sixty-Six.
+"""Mariage (``mariage_v1``): the German two-player ancestor of Sixty-Six.
 
 Rules (spec: ``shared/rules/mariage.md``). 32 cards, A 10 K Q J 9 8 7 per suit (card points
 A 11, 10 10, K 4, Q 3, J 2; 120 in all). Six cards each; the 13th card, face up under the
@@ -16,7 +16,7 @@ talon was closed). A deal played out without close or claim goes to the higher s
 the non-dealer), game points by the same table. A match goes to 7 game points; the deal
 alternates.
 
-Flags (``mariage_v0`` keyword arguments, all validated):
+Flags (``mariage_v1`` keyword arguments, all validated):
 
 ==============================  ===============  ===========================================
 flag                            default          alternatives
@@ -47,17 +47,24 @@ Observation (``Box(float32, 260)``, slices named in
 current trick, cards played by me and by the opponent, cards the opponent is known to hold,
 the indicator put out of play by a close, trump suit, marriages declared by each, phase,
 my turn, talon closed by me / by the opponent / exhausted, whether I dealt, whether the
-non-closer had no trick at the close; then scalars: card points, marriage points and score of
-each (/120), tricks won (/16), talon size (/20), and match standing (game points /7, raw points
-/1000, deals won in a row /3).
+non-closer had no trick at the close; then scalars, every one in [0, 1] (the declared bounds
+are exactly ``low`` 0 and ``high`` 1): card points (/120), marriage points (/100) and score
+(/230: 120 card points, 100 for all four marriages, the 10 of the last-trick bonus) of each,
+tricks won (/16), talon size (/20), and the match standing, which has no bound in a long match
+and is squashed: ``tanh`` of game points /7, raw points /1000 and deals won in a row /3.
 
 Rewards: ``"points"`` gives the deal's game points, + to the winner and - to the loser (in a
 match, at the end of every deal); ``"win"`` gives +1/-1 for the deal (or, with
-``episode="match"``, for the match). ``info`` carries the deal's scores, game points and the
-config, and at the end ``result`` (winner, game points, scores and the reason in words);
-matches add every deal's result.
+``episode="match"``, for the match). ``info`` carries the deal number, dealer, trump, the
+deal's scores, game points and the config, current at every step; at the end ``result``
+(winner, game points, scores and the reason in words); matches add every deal's result.
 
 Version History
+* v1: every observation feature lies in [0, 1] with exact declared bounds (``high`` was 2 for
+  the points block and 1e6 for the match block): marriage points are scaled by /100 and scores
+  by /230 instead of /120, and the match standing is ``tanh``-squashed (it was a plain ratio).
+  Non-integer actions (``True``, ``0.0``) and bad seeds raise ``ValueError``; ``info`` is
+  refreshed at every step (it was only set at reset and at the end).
 * v0: first release.
 """
 

@@ -12,6 +12,8 @@ seen, so each player's points are exactly known to both.
 
 from __future__ import annotations
 
+from math import tanh
+
 import numpy as np
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.mariage.config import Config
@@ -23,16 +25,21 @@ _BINARY = (
     ("marriages_opp", 4), ("phase", 3), ("my_turn", 1), ("talon_state", 3), ("dealer", 1),
     ("no_trick_at_close", 1),
 )
-# points: [my card points, my marriage points (pending while I have no trick), my score,
-#          the same three for the opponent] / 120;  tricks: [mine, opp's] / 16;
-# talon: cards left (out of play after a close) / 20;
-# match: [my game points / 7, opp's / 7, my raw points / 1000, opp's / 1000,
-#         my deals won in a row / 3, opp's / 3]  (all 0 in a one-deal episode)
+# Every feature lies in [0, 1]. Bounded counts are divided by their exact maximum:
+# points: [my card points / 120, my marriage points / 100 (pending while I have no trick),
+#          my score / 230, the same three for the opponent]  (a score is at most 120 card
+#          points + 100 for all four marriages + the 10 of the last-trick bonus);
+# tricks: [mine, opp's] / 16;  talon: cards left (out of play after a close) / 20.
+# The match standing has no bound (raw points and streaks keep counting in a long match), so
+# it is squashed: match: tanh([my game points / 7, opp's / 7, my raw points / 1000,
+#         opp's / 1000, my deals won in a row / 3, opp's / 3])  (all 0 before a deal ends).
 _SCALAR = (("points", 6), ("tricks", 2), ("talon", 1), ("match", 6))
+CARD_POINTS_MAX, MARRIAGE_POINTS_MAX, SCORE_MAX = 120, 100, 230
 
 
 LAYOUT, SIZE = make_layout(_BINARY + _SCALAR)
 NUM_BITS = LAYOUT["no_trick_at_close"].stop
+_POINTS, _MATCH = LAYOUT["points"].start, LAYOUT["match"].start
 _NUM_BYTES = (NUM_BITS + 7) // 8
 (_PLAYED_ME, _PLAYED_OPP, _OPP_KNOWN, _MARRIAGES_ME, _MARRIAGES_OPP, _TRUMP, _INDICATOR,
  _INDICATOR_OUT, _TALON_STATE, _NO_TRICK_AT_CLOSE, _LEAD, _PHASE, _MY_TURN, _DEALER) = (
@@ -52,8 +59,6 @@ class MariageObserver(Observer):
         self.config = config
         self.low = np.zeros(SIZE, dtype=np.float32)
         self.high = np.ones(SIZE, dtype=np.float32)
-        self.high[LAYOUT["points"]] = 2.0  # a score may exceed 120 with marriages
-        self.high[LAYOUT["match"]] = 1e6  # a long match keeps counting
         self._buf = np.zeros(SIZE, dtype=np.float32)
 
     def encode(self, s: MariageState, player: int) -> np.ndarray:
@@ -85,11 +90,15 @@ class MariageObserver(Observer):
         tp, mp, tr = s.trick_points, s.marriage_points, s.tricks
         my_score = MariageGame.score(s, me)
         op_score = MariageGame.score(s, op)
-        buf[NUM_BITS:] = (
-            tp[me] / 120, mp[me] / 120, my_score / 120, tp[op] / 120, mp[op] / 120,
-            op_score / 120, tr[me] / 16, tr[op] / 16, len(s.talon) / 20,
-            s.game_points[me] / 7, s.game_points[op] / 7, s.raw_points[me] / 1000,
-            s.raw_points[op] / 1000, s.streak[me] / 3, s.streak[op] / 3,
+        buf[_POINTS:_MATCH] = (
+            tp[me] / CARD_POINTS_MAX, mp[me] / MARRIAGE_POINTS_MAX, my_score / SCORE_MAX,
+            tp[op] / CARD_POINTS_MAX, mp[op] / MARRIAGE_POINTS_MAX, op_score / SCORE_MAX,
+            tr[me] / 16, tr[op] / 16, len(s.talon) / 20,
+        )
+        gp, raw, streak = s.game_points, s.raw_points, s.streak
+        buf[_MATCH:] = (
+            tanh(gp[me] / 7), tanh(gp[op] / 7), tanh(raw[me] / 1000), tanh(raw[op] / 1000),
+            tanh(streak[me] / 3), tanh(streak[op] / 3),
         )
         return buf.copy()
 

@@ -93,7 +93,7 @@ class MariageState(State):
 class MariageGame(Game):
     """Two-player Mariage with every rule variant of :class:`Config`."""
 
-    env_id = "mariage_v0"
+    env_id = "mariage_v1"
     num_players = 2
     num_actions = NUM_ACTIONS
 

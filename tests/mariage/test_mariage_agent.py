@@ -12,7 +12,7 @@ from taas.envs.mariage.actions import CLAIM
 
 def test_beats_random_on_duplicate_deals():
     tally = duplicate_deals(
-        "mariage_v0", "heuristic", deals=100, seed=10_000, allow_false_claims=False
+        "mariage_v1", "heuristic", deals=100, seed=10_000, allow_false_claims=False
     )
     assert tally.games == 200 and tally.win_interval[0] > 0.8 and tally.mean_return > 1.0
 

@@ -1,4 +1,4 @@
-"""mariage_v0 through PettingZoo: API and seed tests, engine conformance, errors, info."""
+"""mariage_v1 through PettingZoo: API and seed tests, engine conformance, errors, info."""
 
 from __future__ import annotations
 
@@ -93,3 +93,17 @@ def test_action_names():
     assert names[32:] == ["marry S", "marry H", "marry D", "marry C", "exchange", "close", "claim"]
     with pytest.raises(ValueError):
         action_to_str(NUM_ACTIONS)
+
+
+def test_info_scores_are_current_at_every_step():
+    env = mariage_env.raw_env(allow_false_claims=False)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    seen = set()
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, info = env.last()
+        engine = env.game
+        assert info["scores"] == [engine.score(env.state, 0), engine.score(env.state, 1)]
+        seen.add(tuple(info["scores"]))
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert len(seen) > 2

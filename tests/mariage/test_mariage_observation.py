@@ -6,10 +6,12 @@ import itertools
 
 import numpy as np
 import pytest
+import taas.agents
 from mariage_helpers import game, play, position
+from taas.envs.core.conformance import agent_policy, play_states
 from taas.envs.mariage.actions import CLAIM, CLOSE, MARRY, NUM_CARDS, bits, cards_of, parse
 from taas.envs.mariage.observation import LAYOUT, SIZE, MariageObserver
-from taas.envs.mariage.rules import FOLLOW, MariageState
+from taas.envs.mariage.rules import FOLLOW, MariageGame, MariageState
 
 
 def cards(obs: np.ndarray, key: str) -> set[int]:
@@ -35,7 +37,7 @@ def test_exchange_marriage_and_lead_are_seen_by_the_opponent():
     assert cards(o1, "opp_known") == set(parse("JD KH"))
     assert cards(o1, "lead") == cards(o1, "played_opp") == set(parse("QH"))
     assert cards(o1, "marriages_opp") == {1} and cards(o0, "marriages_me") == {1}
-    assert o1[LAYOUT["points"]][4] == pytest.approx(20 / 120)  # opp's marriage, pending
+    assert o1[LAYOUT["points"]][4] == pytest.approx(20 / 100)  # opp's marriage, pending
     assert o1[LAYOUT["points"]][5] == 0  # ... so not in the opp's score
     assert o1[LAYOUT["my_turn"]][0] == 1 and o0[LAYOUT["my_turn"]][0] == 0
     assert cards(o0, "phase") == {FOLLOW}
@@ -114,6 +116,24 @@ def test_states_differing_in_hidden_cards_look_the_same(situation, seed):
             assert not np.array_equal(observer.encode(v, other), observer.encode(s, other))
 
 
+def test_no_leak_at_any_state_of_heuristic_matches():
+    """The heuristic closes, exhausts the talon and plays on into later deals, where random
+    play rarely gets: every state along its matches hides what it should."""
+    g = game(episode="match", allow_false_claims=False)
+    observer = MariageObserver()
+    rng = np.random.default_rng(0)
+    for seed in (0,):
+        agents = [taas.agents.make("heuristic", MariageGame.env_id, seed=seed * 2 + i)
+                  for i in range(2)]
+        states = 0
+        for s in play_states(g, seed, agent_policy(agents), observer):
+            player = s.to_move
+            assert np.array_equal(observer.encode(hidden_variant(s, player, rng), player),
+                                  observer.encode(s, player))
+            states += 1
+        assert s.deal_no > 0 and states > 50
+
+
 def test_observation_never_holds_the_opponents_unseen_cards():
     _, s = advance(7, SITUATIONS["follow"])
     observer = MariageObserver()
@@ -125,3 +145,20 @@ def test_observation_never_holds_the_opponents_unseen_cards():
             shown |= cards(o, key)
         assert not shown & set(cards_of(secret))
         assert len(cards(o, "hand")) + len(cards(o, "played_me")) <= NUM_CARDS
+
+
+def test_every_feature_lies_in_exact_unit_bounds_even_at_the_extremes():
+    obs = MariageObserver()
+    assert (obs.low == 0).all() and (obs.high == 1).all()
+    g = game(last_trick_bonus=True)
+    s = position(g, "AS", "7C", indicator="7S", full=False)
+    # the most a score can be: all 120 card points, all four marriages, the last-trick bonus
+    s.trick_points, s.marriage_points, s.bonus, s.tricks = [120, 0], [100, 0], [10, 0], [16, 0]
+    # a long match keeps counting: nothing bounds raw points or a streak in game-points mode
+    s.game_points, s.raw_points, s.streak = [40, 6], [9_000, 1_200], [25, 0]
+    o = obs.encode(s, 0)
+    assert ((o >= 0) & (o <= 1)).all()
+    assert o[LAYOUT["points"]][:3] == pytest.approx([1, 1, 1])
+    match = o[LAYOUT["match"]]
+    assert match == pytest.approx(np.tanh([40 / 7, 6 / 7, 9, 1.2, 25 / 3, 0]))
+    assert match[1] < match[0] and match[3] < match[2]  # the squash keeps the order

@@ -13,7 +13,7 @@ from taas.envs.mariage.endgame import best_action, deal_value, solve
 
 import taas
 
-ENV = "mariage_v0"
+ENV = "mariage_v1"
 
 
 def positions(count: int, seed: int = 0, **rules):
