@@ -16,10 +16,22 @@ _MODULES = {
     "marriage_v1": "taas.envs.marriage.env",
     "romme_v1": "taas.envs.romme.env",
 }
+# Ids whose rules, observation or actions changed; each game's Version History says what.
+_RETIRED = {
+    "continental_v0": "continental_v1",
+    "mariage_v0": "mariage_v1",
+    "marriage_v0": "marriage_v1",
+    "romme_v0": "romme_v1",
+}
 
 
 def env_module(env_id: str) -> ModuleType:
     """The module that defines ``env_id``; ``ValueError`` listing the known ids otherwise."""
+    if env_id in _RETIRED:
+        raise ValueError(
+            f"{env_id} is retired: use {_RETIRED[env_id]} (its docstring's Version History "
+            "lists what changed)"
+        )
     if env_id not in _MODULES:
         raise ValueError(f"unknown env {env_id!r}; available: {', '.join(available_envs())}")
     return importlib.import_module(_MODULES[env_id])

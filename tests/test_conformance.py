@@ -25,11 +25,6 @@ from taas.envs.core.conformance import agent_policy, check_game, play_states, ra
 
 EPISODES = int(os.environ.get("TAAS_CONFORMANCE_EPISODES", "0"))
 ENVS = {env_id.rsplit("_", 1)[0]: env_id for env_id in taas.envs.available_envs()}
-UNBOUNDED = pytest.mark.xfail(
-    strict=False,
-    reason="observation bounds outside [-1, 1] until the game's bounded observation lands "
-    "(issue 10 item 3, on the game's own branch)",
-)
 
 
 def _agents(spec: str):
@@ -87,13 +82,10 @@ CASES = [
 ]
 
 
-def _params():
-    for game, rules, factory, episodes in CASES:
-        marks = [UNBOUNDED] if game != "mariage" else []
-        yield pytest.param(game, rules, factory, episodes, marks=marks, id=f"{game}-{rules}")
-
-
-@pytest.mark.parametrize(("game", "rules", "factory", "episodes"), list(_params()))
+@pytest.mark.parametrize(
+    ("game", "rules", "factory", "episodes"),
+    [pytest.param(*case, id=f"{case[0]}-{case[1]}") for case in CASES],
+)
 def test_conformance_to_the_end_of_rounds(game, rules, factory, episodes):
     env_id = ENVS[game]
     env = taas.envs.make(env_id, wrapped=False, **rules)

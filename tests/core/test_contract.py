@@ -235,3 +235,11 @@ def test_clone_benchmark_runs_on_every_engine(tmp_path):
     assert [r["env"] for r in result["rows"]] == ENVS
     assert all(r["clone_us"] > 0 and r["step_us"] > 0 for r in result["rows"])
     assert out.exists()
+
+
+@pytest.mark.parametrize("old", ["continental_v0", "mariage_v0", "marriage_v0", "romme_v0"])
+def test_a_retired_id_names_its_successor(old):
+    new = old.replace("_v0", "_v1")
+    with pytest.raises(ValueError, match=f"{old} is retired: use {new}"):
+        taas.envs.make(old)
+    assert new in taas.envs.available_envs() and old not in taas.envs.available_envs()
