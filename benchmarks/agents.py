@@ -1,0 +1,90 @@
+"""How fast does each agent decide? Decisions per second of every agent of every game, and
+simulations per second for the search agents.
+
+Each agent plays seeded games in every seat against itself; only the time inside its own
+decisions counts (the engine's steps between them do not).
+
+    python -m taas.benchmarks.agents [--games 4] [--search-budget 100] [--out results/agents.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import time
+
+import taas.agents
+import taas.envs
+from taas.agents.search import SearchAgent
+from tqdm import tqdm
+
+
+class _Timed:
+    """Wraps an agent and adds up the time spent in its decisions."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.uses_state = agent.uses_state
+        self.seconds = 0.0
+        self.decisions = 0
+        self.simulations = 0
+
+    def _timed(self, call, *args) -> int:
+        t = time.perf_counter()
+        action = call(*args)
+        self.seconds += time.perf_counter() - t
+        self.decisions += 1
+        if isinstance(self.agent, SearchAgent):
+            self.simulations += self.agent.search.simulations
+        return action
+
+    def act(self, observation, action_mask) -> int:
+        return self._timed(self.agent.act, observation, action_mask)
+
+    def act_state(self, game, state, player) -> int:
+        return self._timed(self.agent.act_state, game, state, player)
+
+
+def measure(env_id: str, spec: str, games: int, rules: dict) -> dict:
+    """Decisions (and simulations) per second of ``spec`` playing every seat of ``games``."""
+    env = taas.envs.make(env_id, wrapped=False, **rules)
+    n = len(env.possible_agents)
+    seats = [_Timed(taas.agents.make(spec, env_id, seed=i, config=rules)) for i in range(n)]
+    for g in range(games):
+        taas.agents.play_game(env, seats, seed=g)
+    seconds = sum(s.seconds for s in seats)
+    decisions = sum(s.decisions for s in seats)
+    out = {"env_id": env_id, "agent": spec, "rules": rules, "decisions": decisions,
+           "decisions_per_s": decisions / seconds}
+    if isinstance(seats[0].agent, SearchAgent):
+        sims = sum(s.simulations for s in seats)
+        out["simulations_per_s"] = sims / seconds
+    return out
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4, help="seeded games per agent")
+    parser.add_argument("--search-budget", default="100", help="simulations for search agents")
+    parser.add_argument("--out", help="write the rows as JSON here")
+    args = parser.parse_args(argv)
+    rows = []
+    cases = [(e, a) for e in taas.envs.available_envs() for a in taas.agents.available(e)]
+    for env_id, name in tqdm(cases, unit="agent"):
+        spec = f"{name}:{args.search_budget}" if name in ("ismcts", "oracle") else name
+        fields = {f.name for f in dataclasses.fields(taas.envs.env_module(env_id).Config)}
+        rules = {"num_players": 4} if "num_players" in fields else {}
+        rows.append(measure(env_id, spec, args.games, rules))
+    print(f"{'env':16} {'agent':14} {'decisions/s':>12} {'simulations/s':>14}")
+    for r in rows:
+        sims = f"{r['simulations_per_s']:14,.0f}" if "simulations_per_s" in r else f"{'':>14}"
+        print(f"{r['env_id']:16} {r['agent']:14} {r['decisions_per_s']:12,.1f} {sims}")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(rows, f, indent=1)
+    return rows
+
+
+if __name__ == "__main__":
+    main()
