@@ -32,6 +32,7 @@ from taas.envs.romme.rules import (
     MAX_JOKERS,
     MAX_MELDS,
     PHASES,
+    SEAT,
     SEAT_SIZE,
     TOTAL_SCALE,
     RommeState,
@@ -79,6 +80,10 @@ _PHASE, _STOCK, _PENDING, _OPENED_NOW, _OWED, _TARGET = (
     for k in ("phase", "stock_size", "pending_value", "opened_now", "owed_jokers", "target")
 )
 _OWNER = ROW_LAYOUT["owner"].start
+_SEAT_SCALE = np.ones(SEAT_SIZE, np.float32)
+_SEAT_SCALE[SEAT["discarded"]] = _SEAT_SCALE[SEAT["taken"]] = COPY_STEP
+_SEATS_SCALE = np.tile(_SEAT_SCALE, MAX_PLAYERS)
+# the seats block scale: the raw discarded/taken counts per copy, the rest as kept
 _ROWS_KEPT = 10_000  # distinct meld rows an observer remembers (~2.6 MB)
 
 
@@ -123,20 +128,23 @@ class RommeObserver(Observer):
 
     def encode(self, state: RommeState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
+        t = state.table
         np.multiply(state.hands[player], COPY_STEP, out=obs[_HAND])
-        if state.discard:
-            obs[_TOP + state.discard[-1]] = 1.0
-            np.multiply(state.pile, COPY_STEP, out=obs[_PILE])
-        if state.up_card >= 0:
-            obs[_UP + state.up_card] = 1.0
+        if t.discard:
+            obs[_TOP + t.discard[-1]] = 1.0
+            np.multiply(t.pile, COPY_STEP, out=obs[_PILE])
+        if t.first_up >= 0:
+            obs[_UP + t.first_up] = 1.0
         write_seats(obs, _SEATS, state.public, player)
+        seats = obs[_SEATS : _SEATS + len(_SEATS_SCALE)]
+        np.minimum(np.multiply(seats, _SEATS_SCALE, out=seats), 1.0, out=seats)
         if state.melds:
             table = self._table(state, player)
             obs[_TABLE : _TABLE + len(table)] = table
-        if state.drawn_discard >= 0:
-            obs[_TAKEN_NOW + state.drawn_discard] = 1.0
+        if t.drawn_discard >= 0:
+            obs[_TAKEN_NOW + t.drawn_discard] = 1.0
         obs[_PHASE + state.phase] = 1.0
-        obs[_STOCK] = len(state.stock) / _STOCK_SCALE
+        obs[_STOCK] = len(t.stock) / _STOCK_SCALE
         if state.pending_value:
             obs[_PENDING] = min(1.0, state.pending_value * self._pending_scale)
         obs[_OPENED_NOW] = state.opened_now
