@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 from taas.envs.core.cards import NUM_KINDS, NUM_RANKS, kind
-from taas.envs.core.game import Observer, make_layout, write_seats
+from taas.envs.core.game import Observer, make_layout
+from taas.envs.core.jit import jit_norc
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import MAX_PLAYERS, Config
 from taas.envs.romme.rules import (
@@ -70,7 +71,7 @@ LAYOUT, SIZE = make_layout(
         ("target", 1),  # tanh(match target / 500)
     ]
 )
-_HAND, _PILE = LAYOUT["hand"], LAYOUT["discard_pile"]
+_HAND_AT, _PILE_AT = LAYOUT["hand"].start, LAYOUT["discard_pile"].start
 _TOP, _UP, _SEATS, _TABLE, _TAKEN_NOW = (
     LAYOUT[k].start for k in ("top_discard", "up_card", "seats", "table", "taken_now")
 )
@@ -82,8 +83,36 @@ _PHASE, _STOCK, _PENDING, _OPENED_NOW, _OWED, _TARGET = (
 _OWNER = ROW_LAYOUT["owner"].start
 _SEAT_SCALE = np.ones(SEAT_SIZE, np.float32)
 _SEAT_SCALE[SEAT["discarded"]] = _SEAT_SCALE[SEAT["taken"]] = COPY_STEP
-_SEATS_SCALE = np.tile(_SEAT_SCALE, MAX_PLAYERS)
-# the seats block scale: the raw discarded/taken counts per copy, the rest as kept
+"""A seat row's scale: the raw discarded/taken counts per copy, the rest as the engine keeps it."""
+
+
+@jit_norc
+def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars):
+    """Fill a zeroed ``obs`` but its table block: counts per copy, the seat rows from ``player``
+    on (clockwise) scaled by ``_SEAT_SCALE`` and capped at 1; ``scalars`` = phase, stock,
+    pending value, opened now, owed jokers, target (already scaled)."""
+    for k in range(NUM_KINDS):
+        obs[_HAND_AT + k] = hand[k] * COPY_STEP[k]
+    if top >= 0:
+        obs[_TOP + top] = 1.0
+        for k in range(NUM_KINDS):
+            obs[_PILE_AT + k] = pile[k] * COPY_STEP[k]
+    if first_up >= 0:
+        obs[_UP + first_up] = 1.0
+    n = public.shape[0]
+    for i in range(n):
+        p = (player + i) % n
+        start = _SEATS + i * SEAT_SIZE
+        for j in range(SEAT_SIZE):
+            obs[start + j] = min(public[p, j] * _SEAT_SCALE[j], 1.0)
+    if taken_now >= 0:
+        obs[_TAKEN_NOW + taken_now] = 1.0
+    obs[_PHASE + int(scalars[0])] = 1.0
+    obs[_STOCK] = scalars[1]
+    obs[_PENDING] = scalars[2]
+    obs[_OPENED_NOW] = scalars[3]
+    obs[_OWED] = scalars[4]
+    obs[_TARGET] = scalars[5]
 _ROWS_KEPT = 10_000  # distinct meld rows an observer remembers (~2.6 MB)
 
 
@@ -122,35 +151,39 @@ class RommeObserver(Observer):
         self.config = config
         self.low = np.zeros(SIZE, np.float32)
         self.high = np.ones(SIZE, np.float32)
-        self._target = np.tanh(config.target / TOTAL_SCALE)
+        self._target = float(np.tanh(config.target / TOTAL_SCALE))
         self._pending_scale = 1.0 / max(config.opening_min, 1)
         self._rows: dict[tuple, np.ndarray] = {}  # meld contents -> encode_meld row
 
     def encode(self, state: RommeState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
         t = state.table
-        np.multiply(state.hands[player], COPY_STEP, out=obs[_HAND])
-        if t.discard:
-            obs[_TOP + t.discard[-1]] = 1.0
-            np.multiply(t.pile, COPY_STEP, out=obs[_PILE])
-        if t.first_up >= 0:
-            obs[_UP + t.first_up] = 1.0
-        write_seats(obs, _SEATS, state.public, player)
-        seats = obs[_SEATS : _SEATS + len(_SEATS_SCALE)]
-        np.minimum(np.multiply(seats, _SEATS_SCALE, out=seats), 1.0, out=seats)
+        owed = 0.0
+        if state.exchanged > state.jokers_placed and self.config.exchanged_joker_must_be_used:
+            owed = (state.exchanged - state.jokers_placed) / MAX_JOKERS
+        scalars = (
+            float(state.phase),
+            len(t.stock) / _STOCK_SCALE,
+            min(1.0, state.pending_value * self._pending_scale),
+            float(state.opened_now),
+            owed,
+            self._target,
+        )
+        top = t.discard[-1] if t.discard else -1
+        _encode(
+            obs,
+            state.hands[player],
+            t.pile,
+            state.public,
+            player,
+            top,
+            t.first_up,
+            t.drawn_discard,
+            scalars,
+        )
         if state.melds:
             table = self._table(state, player)
             obs[_TABLE : _TABLE + len(table)] = table
-        if t.drawn_discard >= 0:
-            obs[_TAKEN_NOW + t.drawn_discard] = 1.0
-        obs[_PHASE + state.phase] = 1.0
-        obs[_STOCK] = len(t.stock) / _STOCK_SCALE
-        if state.pending_value:
-            obs[_PENDING] = min(1.0, state.pending_value * self._pending_scale)
-        obs[_OPENED_NOW] = state.opened_now
-        if state.exchanged > state.jokers_placed and self.config.exchanged_joker_must_be_used:
-            obs[_OWED] = (state.exchanged - state.jokers_placed) / MAX_JOKERS
-        obs[_TARGET] = self._target
         return obs
 
     def _table(self, state: RommeState, player: int) -> np.ndarray:
