@@ -313,7 +313,7 @@ class RommeGame(Game):
             return mask
         if s.exchanged or s.offers[2].size or s.table.drawn_discard >= 0:  # else nothing is risky
             for a in self._risky(s, mask):
-                mask[a] = self._alive_after(s, a)
+                mask[a] = self._exchange_then_joker_off(s, a) or self._alive_after(s, a)
         return mask
 
     def _rules_mask(self, s: RommeState) -> np.ndarray:
@@ -493,6 +493,30 @@ class RommeGame(Game):
         y = self.barred(s)
         barred = 0 if y < 0 else int(hand[y]) - (y == JOKER)
         return size == 1 or size - 1 - barred > 0  # out, or a card left to discard
+
+    def _exchange_then_joker_off(self, s: RommeState, action: int) -> bool:
+        """:meth:`_joker_off_then_discard` on the state after the exchange ``action``, read from
+        this one (an exchange changes one meld and swaps a natural for the joker), so the common
+        exchange needs no trial copy: the mover then owes one joker, another meld takes a
+        joker, and a card that may be discarded is left."""
+        if not (A.EXCHANGE <= action < A.MELD and self.config.exchanged_joker_must_be_used):
+            return False
+        if s.exchanged != s.jokers_placed:  # else not exactly one joker owed afterwards
+            return False
+        size = s.sizes[s.current]
+        if size <= self.config.must_discard_to_go_out or not self.may_use_table(s):
+            return False
+        lay_ids, lay_kinds, swap_ids, swap_kinds = s.offers
+        slot = (action - A.EXCHANGE) // A.SWAP_PER_SLOT
+        joker_slots = (lay_ids[lay_kinds == JOKER] - A.LAY_OFF) // A.LAY_PER_SLOT
+        if not (joker_slots != slot).any():
+            return False
+        y = self.barred(s)
+        if y < 0:
+            return True
+        given = int(swap_kinds[swap_ids == action][0])  # the natural put on the table
+        held = int(s.hands[s.current, y]) - (y == given)  # copies of y after the exchange
+        return size == 1 or size - 1 - held > 0  # (a joker y: the one taken is owed, not barred)
 
     def _owed_after_abandon(self, s: RommeState) -> bool:
         placed = sum(m.joker_count() for m in s.melds if m.provisional)

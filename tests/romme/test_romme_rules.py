@@ -7,7 +7,7 @@ from taas.envs.core.cards import parse_cards, to_counts
 from taas.envs.core.opening import best_opening, opening_search
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
-from taas.envs.romme.rules import charge, hand_value
+from taas.envs.romme.rules import PLAY, RommeGame, charge, hand_value
 
 
 def value(text: str, **rules) -> int:
@@ -495,3 +495,19 @@ def test_exchange_names_the_meld_when_two_jokers_stand_for_the_card():
     assert {"exchange @0 D", "exchange @1 8"} <= legal(game, state)
     play(game, state, "exchange @1 8")
     assert str(state.melds[1]) == "6♦ 7♦ 8♦" and str(state.melds[0]) == "8♠ 8♥ Jk"
+
+
+def test_quick_exchange_check_agrees_with_the_trial():
+    """The mask settles most exchanges without a trial copy (one joker owed afterwards, another
+    meld takes a joker, a card left to discard); wherever it does, the trial agrees."""
+    game = RommeGame(Config(num_players=2))
+    rng, quick = np.random.default_rng(1), 0
+    for seed in range(6):
+        state = game.new_state(np.random.default_rng(seed))
+        while not state.over:
+            for a in state.offers[2].tolist() if state.phase == PLAY else ():
+                if game._exchange_then_joker_off(state, a):
+                    quick += 1
+                    assert game._alive_after(state, a)
+            game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    assert quick
