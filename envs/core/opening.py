@@ -28,6 +28,7 @@ from itertools import pairwise
 
 import numpy as np
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, kind
+from taas.envs.core.jit import jit_norc
 from taas.envs.core.melds import ROMME_MELD_VALUES, Meld, MeldRules
 
 Shape = tuple[bool, int, int, int, int]
@@ -78,6 +79,24 @@ def meld_shapes(rules: MeldRules) -> list[Shape]:
             if p + n > 14
         ]
     return shapes
+
+
+@jit_norc
+def _layable(counts, jokers, shape_bits, length, min_naturals, out):
+    """``out[i]``: does the hand ``counts`` hold enough of shape ``i``'s cards, with ``jokers``
+    wilds for the others, within its wild limit (``min_naturals``)? One pass over the shapes
+    (compiled: ~1 µs for Rommé's 637 against ~6 µs of numpy calls)."""
+    held = 0
+    for k in range(JOKER):
+        if counts[k] > 0:
+            held |= 1 << k
+    for i in range(len(shape_bits)):
+        x = int(shape_bits[i]) & held  # popcount, SWAR (numba has no int.bit_count)
+        x = x - ((x >> 1) & 0x5555555555555555)
+        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+        naturals = ((x * 0x0101010101010101) >> 56) & 0xFF
+        out[i] = naturals >= max(min_naturals[i], length[i] - min(length[i], jokers))
 
 
 def _pack(flags: np.ndarray) -> int:
@@ -141,13 +160,17 @@ class OpeningSearch:
             "one_per_meld": np.ones_like(self.length),
         }[rules.wild_limit]
         self._min_naturals = self.length - max_wilds
-        self._needed: dict[int, np.ndarray] = {}
         # the same catalogue as plain Python values for the search: per shape its kinds as one
         # bit each (in run order), all of them as one mask, its value, its wild limit, and,
         # where wilds may not touch, the masks of neighbouring cells of a run
         self._kind_bits = [[1 << k for k in kinds] for kinds in self.kinds]
         self._bits = [sum(bits) for bits in self._kind_bits]
         self._shape_bits = np.array(self._bits, np.uint64)
+        self._layable_args = (
+            np.array(self._bits, np.int64),
+            self.length.astype(np.int64),
+            self._min_naturals.astype(np.int64),
+        )
         self._values = self.value.tolist()
         self._max_wilds = max_wilds.tolist()
         self._neighbours = None
@@ -175,15 +198,12 @@ class OpeningSearch:
     def layable(self, counts: np.ndarray) -> np.ndarray:
         """Bool per shape: can the hand ``counts`` lay it (wild supply, wild limit, wilds
         touching)?"""
-        naturals = self.naturals(counts)
         jokers = int(counts[JOKER]) if self._jokers_wild else 0
-        needed = self._needed.get(jokers)
-        if needed is None:  # the joker limit, and one joker per card the hand lacks
-            needed = np.maximum(self._min_naturals, self.length - np.minimum(self.length, jokers))
-            self._needed[jokers] = needed
-        ok = naturals >= needed
+        ok = np.empty(len(self.shapes), bool)
+        _layable(counts, jokers, *self._layable_args, ok)
         if self._neighbours is not None:
             held = _pack(counts[:JOKER] > 0)
+            naturals = self.naturals(counts)
             for shape in np.flatnonzero(ok & (self.length - naturals > 1)).tolist():
                 if self._touching(shape, self._bits[shape] & ~held):
                     ok[shape] = False

@@ -113,6 +113,8 @@ def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars):
     obs[_OPENED_NOW] = scalars[3]
     obs[_OWED] = scalars[4]
     obs[_TARGET] = scalars[5]
+
+
 _ROWS_KEPT = 10_000  # distinct meld rows an observer remembers (~2.6 MB)
 
 
