@@ -294,7 +294,7 @@ class RommeGame(Game):
         """Can the mover still complete an opening from ``hand`` and the pending melds?
         (``layable``: ``self.opening.layable(hand)`` when the caller has it already.)"""
         need = self.config.opening_min - s.pending_value
-        return need <= 0 or self.opening.best(hand, need, layable)[0] >= need
+        return need <= 0 or self.opening.reaches(hand, need, layable)
 
     def barred(self, s: RommeState) -> int:
         """The kind the mover may not discard because it was just taken from the pile, or -1."""
