@@ -87,10 +87,11 @@ _SEAT_SCALE[SEAT["discarded"]] = _SEAT_SCALE[SEAT["taken"]] = COPY_STEP
 
 
 @jit_norc
-def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars):
-    """Fill a zeroed ``obs`` but its table block: counts per copy, the seat rows from ``player``
-    on (clockwise) scaled by ``_SEAT_SCALE`` and capped at 1; ``scalars`` = phase, stock,
-    pending value, opened now, owed jokers, target (already scaled)."""
+def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars, rows, owners):
+    """Fill a zeroed ``obs``: counts per copy, the seat rows from ``player`` on (clockwise)
+    scaled by ``_SEAT_SCALE`` and capped at 1, the table's ``rows`` (flat, without owners) and
+    each meld's owner seen from ``player``; ``scalars`` = phase, stock, pending value, opened
+    now, owed jokers, target (already scaled)."""
     for k in range(NUM_KINDS):
         obs[_HAND_AT + k] = hand[k] * COPY_STEP[k]
     if top >= 0:
@@ -105,6 +106,10 @@ def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars):
         start = _SEATS + i * SEAT_SIZE
         for j in range(SEAT_SIZE):
             obs[start + j] = min(public[p, j] * _SEAT_SCALE[j], 1.0)
+    for i in range(rows.shape[0]):
+        obs[_TABLE + i] = rows[i]
+    for i in range(owners.shape[0]):
+        obs[_TABLE + i * ROW_SIZE + _OWNER + (owners[i] - player) % n] = 1.0
     if taken_now >= 0:
         obs[_TAKEN_NOW + taken_now] = 1.0
     obs[_PHASE + int(scalars[0])] = 1.0
@@ -115,6 +120,7 @@ def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars):
     obs[_TARGET] = scalars[5]
 
 
+_NO_TABLE = (np.zeros(0, np.float32), np.zeros(0, np.int64))
 _ROWS_KEPT = 10_000  # distinct meld rows an observer remembers (~2.6 MB)
 
 
@@ -172,6 +178,7 @@ class RommeObserver(Observer):
             self._target,
         )
         top = t.discard[-1] if t.discard else -1
+        rows, owners = self._table(state) if state.melds else _NO_TABLE
         _encode(
             obs,
             state.hands[player],
@@ -182,29 +189,21 @@ class RommeObserver(Observer):
             t.first_up,
             t.drawn_discard,
             scalars,
+            rows,
+            owners,
         )
-        if state.melds:
-            table = self._table(state, player)
-            obs[_TABLE : _TABLE + len(table)] = table
         return obs
 
-    def _table(self, state: RommeState, player: int) -> np.ndarray:
-        """The table block as ``player`` sees it. The table changes on a few steps of a turn
-        while the observer changes every turn, so the rows are kept until the table changes
-        (``state.version``) and the block with its owners per seat."""
+    def _table(self, state: RommeState) -> tuple[np.ndarray, np.ndarray]:
+        """The table's rows (flat, without owners) and each meld's owner, kept on the state
+        until the table changes (``state.version``): it changes on a few steps of a turn."""
         cache = state.obs_cache
         if cache is None or cache[0] != state.version:
             melds = state.melds
-            rows = np.stack([self._row(m) for m in melds])
-            cache = state.obs_cache = (state.version, rows, [m.owner for m in melds], {})
-        _, rows, owners, seen = cache
-        table = seen.get(player)
-        if table is None:
-            table = rows.copy()
-            seats = [(owner - player) % self.config.num_players for owner in owners]
-            table[np.arange(len(owners)), _OWNER + np.array(seats)] = 1.0
-            table = seen[player] = table.ravel()
-        return table
+            rows = np.concatenate([self._row(m) for m in melds])
+            owners = np.array([m.owner for m in melds], np.int64)
+            cache = state.obs_cache = (state.version, rows, owners)
+        return cache[1], cache[2]
 
     def _row(self, m: TableMeld) -> np.ndarray:
         """``encode_meld(m)``, remembered by the meld's contents: a change of the table
