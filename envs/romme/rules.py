@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe
 from taas.envs.core.game import Game, State, make_layout
+from taas.envs.core.jit import jit_norc
 from taas.envs.core.opening import opening_search
 from taas.envs.core.series import series_info
 from taas.envs.core.table import Table
@@ -86,6 +87,15 @@ COPY_STEP = np.array([0.5] * JOKER + [1.0 / MAX_JOKERS], np.float32)
 
 HAND_VALUES = np.array(config.HAND_VALUES, np.int64)
 """What each kind costs left in hand (:data:`taas.envs.romme.config.HAND_VALUES`)."""
+
+
+@jit_norc
+def _offer(mask, hand, ids, kinds):
+    """Offer ``ids[i]`` wherever the hand holds ``kinds[i]`` (one compiled pass instead of
+    three numpy calls per kind of offer on every play step)."""
+    for i in range(ids.shape[0]):
+        if hand[kinds[i]] > 0:
+            mask[ids[i]] = 1
 
 
 def hand_value(counts: np.ndarray) -> int:
@@ -332,10 +342,10 @@ class RommeGame(Game):
         mask[A.MELD : A.MELD + len(self._no_shapes)] = self._shape_mask(s, hand, size)
         table = self.may_use_table(s)
         lay_ids, lay_kinds, swap_ids, swap_kinds = s.offers
-        if table and size > cfg.must_discard_to_go_out and lay_ids.size:
-            mask[lay_ids[hand[lay_kinds] > 0]] = 1
-        if (table or (not opened and cfg.exchange_before_opening)) and swap_ids.size:
-            mask[swap_ids[hand[swap_kinds] > 0]] = 1
+        if table and size > cfg.must_discard_to_go_out:
+            _offer(mask, hand, lay_ids, lay_kinds)
+        if table or (not opened and cfg.exchange_before_opening):
+            _offer(mask, hand, swap_ids, swap_kinds)
         mask[A.ABANDON] = pending
         if pending and not (self.hand_rummy_exempt(s) and size == 1):
             return mask
