@@ -111,6 +111,7 @@ def test_stop_at_need() -> None:
     assert search.best(counts, 40)[0] >= 40  # may stop at the first line worth 40
     assert search.best(counts, 53)[0] < 53  # out of reach
     assert search.reaches(counts, 52) and not search.reaches(counts, 53)
+    assert search.reaches(hand("2S 5D"), 0) and not search.reaches(hand("2S 5D"), 1)
     # out of reach by the bound alone: only 2S 3S can meld, worth 2 + 3 + 11 with the joker
     assert search.best(hand("2S 3S 5D JK"), 40) == (16, [])
 
