@@ -16,6 +16,12 @@ in a hand (two packs), groups of distinct suits only (``group_mode="distinct"``)
 printed joker wild (no wild ranks). The repository's ``docs/meld-solver.md`` sets it beside the
 partition solver.
 
+The mask's two questions run compiled (numba via :mod:`taas.envs.core.jit`, plain Python under
+``TAAS_NO_NUMBA``): :meth:`OpeningSearch.layable` and :meth:`OpeningSearch.reaches` ("worth
+``need``?", ~6 µs against ~35 µs; the same bound, greedy line and memoised search as
+:meth:`OpeningSearch.best`, whose Python search also names the melds). ``reaches`` falls back to
+Python where the rules forbid wilds side by side or allow melds of wilds only.
+
 Positions: a run lies on positions 0..13 of one suit (0 = ace low, 13 = ace high); a run over
 the corner (``allow_wraparound``) goes on past 13 with the 2 at 14, the 3 at 15 and so on.
 """
@@ -28,6 +34,7 @@ from itertools import pairwise
 
 import numpy as np
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, kind
+from taas.envs.core.jit import jit, jit_norc
 from taas.envs.core.melds import ROMME_MELD_VALUES, Meld, MeldRules
 
 Shape = tuple[bool, int, int, int, int]
@@ -78,6 +85,153 @@ def meld_shapes(rules: MeldRules) -> list[Shape]:
             if p + n > 14
         ]
     return shapes
+
+
+@jit_norc
+def _layable(counts, jokers, shape_bits, length, min_naturals, out):
+    """``out[i]``: does the hand ``counts`` hold enough of shape ``i``'s cards, with ``jokers``
+    wilds for the others, within its wild limit (``min_naturals``)? One pass over the shapes
+    (compiled: ~1 µs for Rommé's 637 against ~6 µs of numpy calls)."""
+    held = 0
+    for k in range(JOKER):
+        if counts[k] > 0:
+            held |= 1 << k
+    for i in range(len(shape_bits)):
+        x = int(shape_bits[i]) & held  # popcount, SWAR (numba has no int.bit_count)
+        x = x - ((x >> 1) & 0x5555555555555555)
+        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+        naturals = ((x * 0x0101010101010101) >> 56) & 0xFF
+        out[i] = naturals >= max(min_naturals[i], length[i] - min(length[i], jokers))
+
+
+@jit_norc
+def _popcount(x):
+    """Set bits of a non-negative int64 (SWAR; numba has no ``int.bit_count``)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
+
+
+@jit
+def _search(held, twice, jokers, goal, swaps, usable, cand, cat, memo, flags):
+    """:meth:`_Search.best` for the compiled :meth:`OpeningSearch.reaches` (no wilds side by
+    side rule, no melds of wilds only): the same branching, memo and early stop, so the same
+    values. ``cat`` = (shapes per kind by value, shape bits, values, wild limits, kind bits);
+    ``flags[0]`` records that some sub-hand had a joker to spare for a swap."""
+    key = (held, twice, jokers)
+    if key in memo:
+        return memo[key]
+    kind_shapes, shape_bits, values, max_wilds, kind_bits = cat
+    value = 0
+    avail = held & usable
+    if avail:
+        low = avail & -avail
+        k = _popcount(low - 1)
+        for j in range(kind_shapes.shape[1]):
+            shape = kind_shapes[k, j]
+            if shape < 0:
+                break
+            if not cand[shape]:
+                continue
+            bits = int(shape_bits[shape])
+            need = _popcount(bits & ~held)
+            if need > jokers or need > max_wilds[shape]:
+                continue
+            laid = bits & held
+            gain = int(values[shape])
+            v = gain + _search(
+                held ^ (laid & ~twice),
+                twice & ~laid,
+                jokers - need,
+                goal,
+                swaps,
+                usable,
+                cand,
+                cat,
+                memo,
+                flags,
+            )
+            value = max(value, v)
+            if need < jokers and need < max_wilds[shape] and laid != low:
+                flags[0] = 1
+                for i in range(kind_bits.shape[1] if swaps else 0):
+                    x = int(kind_bits[shape, i])
+                    if x == 0:
+                        break
+                    if x == low or not x & held:
+                        continue
+                    kept = laid ^ x
+                    v = gain + _search(
+                        held ^ (kept & ~twice),
+                        twice & ~kept,
+                        jokers - need - 1,
+                        goal,
+                        swaps,
+                        usable,
+                        cand,
+                        cat,
+                        memo,
+                        flags,
+                    )
+                    value = max(value, v)
+            if value >= goal:
+                break
+        if value < goal:
+            v = _search(
+                held & ~low, twice & ~low, jokers, goal, swaps, usable, cand, cat, memo, flags
+            )
+            value = max(value, v)
+    memo[key] = value
+    return value
+
+
+@jit
+def _reaches(counts, jokers, need, cand, by_value, card_max, wild_max, cat):
+    """:meth:`OpeningSearch._solve`'s answer to "worth ``need``?" in compiled code: the bound,
+    the greedy line, the quick search, then the search with joker swaps."""
+    _, shape_bits, values, max_wilds, _ = cat
+    held = 0
+    twice = 0
+    for k in range(JOKER):
+        if counts[k] > 0:
+            held |= 1 << k
+        if counts[k] > 1:
+            twice |= 1 << k
+    usable = 0
+    for shape in by_value:
+        if cand[shape]:
+            usable |= int(shape_bits[shape])
+    if not usable:
+        return False
+    bound = wild_max * jokers
+    for k in range(JOKER):
+        if usable >> k & 1:
+            bound += int(card_max[k]) * int(counts[k])
+    if bound < need:
+        return False
+    h, t, j, value = held, twice, jokers, 0  # the greedy line: most valuable shape that fits
+    for shape in by_value:
+        if not cand[shape]:
+            continue
+        bits = int(shape_bits[shape])
+        n = _popcount(bits & ~h)
+        if n > j or n > max_wilds[shape]:
+            continue
+        laid = bits & h
+        h, t, j = h ^ (laid & ~t), t & ~laid, j - n
+        value += int(values[shape])
+        if value >= need:
+            return True
+    flags = np.zeros(1, np.int64)
+    memo = {(-1, -1, -1): 0}  # typed by an entry no hand matches
+    if _search(held, twice, jokers, need, False, usable, cand, cat, memo, flags) >= need:
+        return True
+    if not flags[0]:
+        return False
+    memo = {(-1, -1, -1): 0}
+    return _search(held, twice, jokers, need, True, usable, cand, cat, memo, flags) >= need
 
 
 def _pack(flags: np.ndarray) -> int:
@@ -141,7 +295,6 @@ class OpeningSearch:
             "one_per_meld": np.ones_like(self.length),
         }[rules.wild_limit]
         self._min_naturals = self.length - max_wilds
-        self._needed: dict[int, np.ndarray] = {}
         # the same catalogue as plain Python values for the search: per shape its kinds as one
         # bit each (in run order), all of them as one mask, its value, its wild limit, and,
         # where wilds may not touch, the masks of neighbouring cells of a run
@@ -166,6 +319,30 @@ class OpeningSearch:
                     self._wild_meld[n] = (self._values[i], i)
         self._spare_values = [0]
         self._spare_lines: list[tuple[int, ...]] = [()]
+        # the catalogue as arrays for the compiled code: layable, and the "worth ``need``?"
+        # search (:meth:`reaches`) where the rules need neither the wilds-side-by-side check
+        # nor melds of wilds only
+        bits = np.array(self._bits, np.int64)
+        self._layable_args = (
+            bits,
+            self.length.astype(np.int64),
+            self._min_naturals.astype(np.int64),
+        )
+        self._by_value = np.argsort(-self.value, kind="stable")
+        per_kind: list[list[int]] = [[] for _ in range(JOKER)]
+        for shape in self._by_value.tolist():
+            for k in self.kinds[shape]:
+                per_kind[k].append(shape)
+        kind_shapes = np.full((JOKER, max(map(len, per_kind))), -1, np.int64)
+        kind_bits = np.zeros((len(self.shapes), max(map(len, self.kinds))), np.int64)
+        for k, shapes in enumerate(per_kind):
+            kind_shapes[k, : len(shapes)] = shapes
+        for shape, kbits in enumerate(self._kind_bits):
+            kind_bits[shape, : len(kbits)] = kbits
+        values, wilds = self.value.astype(np.int64), max_wilds.astype(np.int64)
+        self._reach_cat = (kind_shapes, bits, values, wilds, kind_bits)
+        self._card_max_arr = np.array(self._card_max, np.int64)
+        self._compiled = self._neighbours is None and not self._wild_meld
 
     # -- per-shape questions, vectorised for masks -----------------------------------------
     def naturals(self, counts: np.ndarray) -> np.ndarray:
@@ -175,15 +352,12 @@ class OpeningSearch:
     def layable(self, counts: np.ndarray) -> np.ndarray:
         """Bool per shape: can the hand ``counts`` lay it (wild supply, wild limit, wilds
         touching)?"""
-        naturals = self.naturals(counts)
         jokers = int(counts[JOKER]) if self._jokers_wild else 0
-        needed = self._needed.get(jokers)
-        if needed is None:  # the joker limit, and one joker per card the hand lacks
-            needed = np.maximum(self._min_naturals, self.length - np.minimum(self.length, jokers))
-            self._needed[jokers] = needed
-        ok = naturals >= needed
+        ok = np.empty(len(self.shapes), bool)
+        _layable(counts, jokers, *self._layable_args, ok)
         if self._neighbours is not None:
             held = _pack(counts[:JOKER] > 0)
+            naturals = self.naturals(counts)
             for shape in np.flatnonzero(ok & (self.length - naturals > 1)).tolist():
                 if self._touching(shape, self._bits[shape] & ~held):
                     ok[shape] = False
@@ -193,6 +367,30 @@ class OpeningSearch:
         return any(missing & pair == pair for pair in self._neighbours[shape])
 
     # -- the opening ---------------------------------------------------------------------
+    def reaches(self, counts: np.ndarray, need: int, layable: np.ndarray | None = None) -> bool:
+        """Can ``counts`` lay disjoint melds worth ``need``? The answer of
+        ``best(counts, need)[0] >= need``, searched in compiled code where the rules allow
+        (the engines' mask asks this for every player who has not opened)."""
+        if need <= 0:  # no melds are worth 0
+            return True
+        if layable is None:
+            layable = self.layable(counts)
+        if not self._compiled:
+            return self.best(counts, need, layable)[0] >= need
+        jokers = int(counts[JOKER]) if self._jokers_wild else 0
+        return bool(
+            _reaches(
+                counts,
+                jokers,
+                need,
+                layable,
+                self._by_value,
+                self._card_max_arr,
+                self._wild_max,
+                self._reach_cat,
+            )
+        )
+
     def best(
         self, counts: np.ndarray, need: int | None = None, layable: np.ndarray | None = None
     ) -> tuple[int, list[int]]:
@@ -272,7 +470,7 @@ class OpeningSearch:
         """Can ``counts`` (which holds ``card``) lay melds worth ``need`` with ``card`` in one of
         them? Asked when taking the discard requires opening with it."""
         layable = self.layable(counts)
-        if self.best(counts, need, layable)[0] < need:
+        if not self.reaches(counts, need, layable):
             return False
         held = _hand_bits(counts)[0]
         for shape in np.flatnonzero(layable).tolist():
@@ -286,7 +484,7 @@ class OpeningSearch:
                     rest[k] -= 1
             rest[JOKER] -= missing
             value = self._values[shape]
-            if value + self.best(rest, need - value)[0] >= need:
+            if value >= need or self.reaches(rest, need - value):
                 return True
         return False
 

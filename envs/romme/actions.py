@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 from taas.envs.core import opening
+from taas.envs.core.actions import ActionTable
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, RANKS, SUITS, card_str
 from taas.envs.romme.config import Config
 
@@ -61,7 +62,6 @@ variant with wrap-around, so shape ids are the opening search's ids. Runs, sets,
 so a variant without wrap-around uses the first 373. Each is (is_run, suit or -1, first
 position or rank, length, suits bitmask for sets)."""
 NUM_SHAPES = len(SHAPES)
-NUM_ACTIONS = MELD + NUM_SHAPES
 
 
 def shape_kinds(shape: int) -> list[int]:
@@ -84,40 +84,39 @@ def _shape_str(shape: int) -> str:
     return RANKS[first] + "".join(SUITS[s] for s in range(4) if suits >> s & 1)
 
 
-_LAY_NAMES = (
-    "lay_off @{} low",
-    "lay_off @{} high",
-    *(f"lay_off @{{}} {suit}" for suit in SUITS),
-    "lay_off JK @{} low",
-    "lay_off JK @{} high",
-    "lay_off JK @{}",
+_LAY_LABELS = ("@{} low", "@{} high", *(f"@{{}} {suit}" for suit in SUITS))
+_LAY_LABELS += ("JK @{} low", "JK @{} high", "JK @{}")
+
+
+def _lay_label(i: int) -> str:
+    slot, j = divmod(i, LAY_PER_SLOT)
+    return _LAY_LABELS[j].format(slot)
+
+
+def _swap_label(i: int) -> str:
+    slot, j = divmod(i, SWAP_PER_SLOT)
+    return f"@{slot} {RANKS[j] if j < SWAP_SUIT else SUITS[j - SWAP_SUIT]}"
+
+
+LAYOUT = ActionTable(
+    [
+        ("draw", DRAW_STOCK, 1),
+        ("take", DRAW_DISCARD, 1),
+        ("abandon", ABANDON, 1),
+        ("discard", DISCARD, NUM_KINDS),
+        ("lay_off", LAY_OFF, MAX_MELDS * LAY_PER_SLOT, _lay_label),
+        ("exchange", EXCHANGE, MAX_MELDS * SWAP_PER_SLOT, _swap_label),
+        ("meld", MELD, NUM_SHAPES, _shape_str),
+    ]
 )
+NUM_ACTIONS = LAYOUT.size
 
-
-def action_to_str(action: int) -> str:
-    """``draw``, ``take``, ``abandon``, ``discard 7H``, ``lay_off @2 high`` (a natural at the
-    high end of the run in slot 2), ``lay_off @3 D`` (the diamond to the set in slot 3),
-    ``lay_off JK @2 low``, ``lay_off JK @3`` (a joker in a set), ``exchange @2 6`` (the 6 in
-    place of the run's joker), ``exchange @3 D`` (a set's joker), ``meld 4H-7H`` (a run, first
-    to last card), ``meld 7SHD`` (a set: rank and suits)."""
-    a = int(action)
-    if a == DRAW_STOCK:
-        return "draw"
-    if a == DRAW_DISCARD:
-        return "take"
-    if a == ABANDON:
-        return "abandon"
-    if DISCARD <= a < LAY_OFF:
-        return f"discard {card_str(a - DISCARD)}"
-    if LAY_OFF <= a < EXCHANGE:
-        slot, i = divmod(a - LAY_OFF, LAY_PER_SLOT)
-        return _LAY_NAMES[i].format(slot)
-    if EXCHANGE <= a < MELD:
-        slot, i = divmod(a - EXCHANGE, SWAP_PER_SLOT)
-        return f"exchange @{slot} {RANKS[i] if i < SWAP_SUIT else SUITS[i - SWAP_SUIT]}"
-    if MELD <= a < NUM_ACTIONS:
-        return f"meld {_shape_str(a - MELD)}"
-    raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+action_to_str = LAYOUT.to_str
+"""``draw``, ``take``, ``abandon``, ``discard 7H``, ``lay_off @2 high`` (a natural at the
+high end of the run in slot 2), ``lay_off @3 D`` (the diamond to the set in slot 3),
+``lay_off JK @2 low``, ``lay_off JK @3`` (a joker in a set), ``exchange @2 6`` (the 6 in
+place of the run's joker), ``exchange @3 D`` (a set's joker), ``meld 4H-7H`` (a run, first
+to last card), ``meld 7SHD`` (a set: rank and suits)."""
 
 
 def meld_action(text: str) -> int:

@@ -124,7 +124,9 @@ Version History
   left; flag ``rediscard_ban_lapses``); the observation gains the up-card block and every
   feature is scaled into [0, 1] (``high`` was up to 1e6); shuffles draw from the state's seed
   and a shuffle counter, so deals differ from v0 for the same seed; ``Discrete(798)`` became
-  ``Discrete(1629)``.
+  ``Discrete(1629)``. Stock, discard pile, the seats' pile records (raw counts in the state,
+  scaled per copy in the observation) and the shuffles are the shared rummy table's
+  (:mod:`taas.envs.core.table`); seeded episodes differ from pre-release ``romme_v1`` builds.
 - v0: initial release.
 """
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 from taas.envs.core.cards import NUM_KINDS, NUM_RANKS, kind
-from taas.envs.core.game import Observer, make_layout, write_seats
+from taas.envs.core.game import Observer, make_layout
+from taas.envs.core.jit import jit_norc
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import MAX_PLAYERS, Config
 from taas.envs.romme.rules import (
@@ -32,6 +33,7 @@ from taas.envs.romme.rules import (
     MAX_JOKERS,
     MAX_MELDS,
     PHASES,
+    SEAT,
     SEAT_SIZE,
     TOTAL_SCALE,
     RommeState,
@@ -69,7 +71,7 @@ LAYOUT, SIZE = make_layout(
         ("target", 1),  # tanh(match target / 500)
     ]
 )
-_HAND, _PILE = LAYOUT["hand"], LAYOUT["discard_pile"]
+_HAND_AT, _PILE_AT = LAYOUT["hand"].start, LAYOUT["discard_pile"].start
 _TOP, _UP, _SEATS, _TABLE, _TAKEN_NOW = (
     LAYOUT[k].start for k in ("top_discard", "up_card", "seats", "table", "taken_now")
 )
@@ -79,6 +81,46 @@ _PHASE, _STOCK, _PENDING, _OPENED_NOW, _OWED, _TARGET = (
     for k in ("phase", "stock_size", "pending_value", "opened_now", "owed_jokers", "target")
 )
 _OWNER = ROW_LAYOUT["owner"].start
+_SEAT_SCALE = np.ones(SEAT_SIZE, np.float32)
+_SEAT_SCALE[SEAT["discarded"]] = _SEAT_SCALE[SEAT["taken"]] = COPY_STEP
+"""A seat row's scale: the raw discarded/taken counts per copy, the rest as the engine keeps it."""
+
+
+@jit_norc
+def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars, rows, owners):
+    """Fill a zeroed ``obs``: counts per copy, the seat rows from ``player`` on (clockwise)
+    scaled by ``_SEAT_SCALE`` and capped at 1, the table's ``rows`` (flat, without owners) and
+    each meld's owner seen from ``player``; ``scalars`` = phase, stock, pending value, opened
+    now, owed jokers, target (already scaled)."""
+    for k in range(NUM_KINDS):
+        obs[_HAND_AT + k] = hand[k] * COPY_STEP[k]
+    if top >= 0:
+        obs[_TOP + top] = 1.0
+        for k in range(NUM_KINDS):
+            obs[_PILE_AT + k] = pile[k] * COPY_STEP[k]
+    if first_up >= 0:
+        obs[_UP + first_up] = 1.0
+    n = public.shape[0]
+    for i in range(n):
+        p = (player + i) % n
+        start = _SEATS + i * SEAT_SIZE
+        for j in range(SEAT_SIZE):
+            obs[start + j] = min(public[p, j] * _SEAT_SCALE[j], 1.0)
+    for i in range(rows.shape[0]):
+        obs[_TABLE + i] = rows[i]
+    for i in range(owners.shape[0]):
+        obs[_TABLE + i * ROW_SIZE + _OWNER + (owners[i] - player) % n] = 1.0
+    if taken_now >= 0:
+        obs[_TAKEN_NOW + taken_now] = 1.0
+    obs[_PHASE + int(scalars[0])] = 1.0
+    obs[_STOCK] = scalars[1]
+    obs[_PENDING] = scalars[2]
+    obs[_OPENED_NOW] = scalars[3]
+    obs[_OWED] = scalars[4]
+    obs[_TARGET] = scalars[5]
+
+
+_NO_TABLE = (np.zeros(0, np.float32), np.zeros(0, np.int64))
 _ROWS_KEPT = 10_000  # distinct meld rows an observer remembers (~2.6 MB)
 
 
@@ -117,51 +159,51 @@ class RommeObserver(Observer):
         self.config = config
         self.low = np.zeros(SIZE, np.float32)
         self.high = np.ones(SIZE, np.float32)
-        self._target = np.tanh(config.target / TOTAL_SCALE)
+        self._target = float(np.tanh(config.target / TOTAL_SCALE))
         self._pending_scale = 1.0 / max(config.opening_min, 1)
         self._rows: dict[tuple, np.ndarray] = {}  # meld contents -> encode_meld row
 
     def encode(self, state: RommeState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
-        np.multiply(state.hands[player], COPY_STEP, out=obs[_HAND])
-        if state.discard:
-            obs[_TOP + state.discard[-1]] = 1.0
-            np.multiply(state.pile, COPY_STEP, out=obs[_PILE])
-        if state.up_card >= 0:
-            obs[_UP + state.up_card] = 1.0
-        write_seats(obs, _SEATS, state.public, player)
-        if state.melds:
-            table = self._table(state, player)
-            obs[_TABLE : _TABLE + len(table)] = table
-        if state.drawn_discard >= 0:
-            obs[_TAKEN_NOW + state.drawn_discard] = 1.0
-        obs[_PHASE + state.phase] = 1.0
-        obs[_STOCK] = len(state.stock) / _STOCK_SCALE
-        if state.pending_value:
-            obs[_PENDING] = min(1.0, state.pending_value * self._pending_scale)
-        obs[_OPENED_NOW] = state.opened_now
+        t = state.table
+        owed = 0.0
         if state.exchanged > state.jokers_placed and self.config.exchanged_joker_must_be_used:
-            obs[_OWED] = (state.exchanged - state.jokers_placed) / MAX_JOKERS
-        obs[_TARGET] = self._target
+            owed = (state.exchanged - state.jokers_placed) / MAX_JOKERS
+        scalars = (
+            float(state.phase),
+            len(t.stock) / _STOCK_SCALE,
+            min(1.0, state.pending_value * self._pending_scale),
+            float(state.opened_now),
+            owed,
+            self._target,
+        )
+        top = t.discard[-1] if t.discard else -1
+        rows, owners = self._table(state) if state.melds else _NO_TABLE
+        _encode(
+            obs,
+            state.hands[player],
+            t.pile,
+            state.public,
+            player,
+            top,
+            t.first_up,
+            t.drawn_discard,
+            scalars,
+            rows,
+            owners,
+        )
         return obs
 
-    def _table(self, state: RommeState, player: int) -> np.ndarray:
-        """The table block as ``player`` sees it. The table changes on a few steps of a turn
-        while the observer changes every turn, so the rows are kept until the table changes
-        (``state.version``) and the block with its owners per seat."""
+    def _table(self, state: RommeState) -> tuple[np.ndarray, np.ndarray]:
+        """The table's rows (flat, without owners) and each meld's owner, kept on the state
+        until the table changes (``state.version``): it changes on a few steps of a turn."""
         cache = state.obs_cache
         if cache is None or cache[0] != state.version:
             melds = state.melds
-            rows = np.stack([self._row(m) for m in melds])
-            cache = state.obs_cache = (state.version, rows, [m.owner for m in melds], {})
-        _, rows, owners, seen = cache
-        table = seen.get(player)
-        if table is None:
-            table = rows.copy()
-            seats = [(owner - player) % self.config.num_players for owner in owners]
-            table[np.arange(len(owners)), _OWNER + np.array(seats)] = 1.0
-            table = seen[player] = table.ravel()
-        return table
+            rows = np.concatenate([self._row(m) for m in melds])
+            owners = np.array([m.owner for m in melds], np.int64)
+            cache = state.obs_cache = (state.version, rows, owners)
+        return cache[1], cache[2]
 
     def _row(self, m: TableMeld) -> np.ndarray:
         """``encode_meld(m)``, remembered by the meld's contents: a change of the table

@@ -27,9 +27,10 @@ Decisions the spec leaves to the engine (documented in the env docstring too):
 - With ``hand_rummy_ignores_opening_min`` a player whose going out this turn would be a
   Hand-Rommé may meld below the minimum; the discard still needs the minimum unless it is the
   last card.
-- Reshuffle: when the stock runs out, the discard pile but its top card becomes the stock.
-  Every shuffle (deals, reshuffles) draws from ``default_rng((seed, n))``, n counting the
-  shuffles of the episode, so a state holds no generator and copies cheaply.
+- Stock, discard pile, the seats' pile records, the reshuffle (``on_stock_empty="reshuffle"``:
+  the pile but its top card becomes the stock) and every shuffle come from the shared
+  :class:`~taas.envs.core.table.Table`; under ``"block"`` the round ends at the end of a turn
+  that leaves the stock empty.
 - The never-opened cap "half the target" is rounded down.
 """
 
@@ -38,10 +39,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
+from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe
 from taas.envs.core.game import Game, State, make_layout
+from taas.envs.core.jit import jit_norc
 from taas.envs.core.opening import opening_search
 from taas.envs.core.series import series_info
+from taas.envs.core.table import Table
 from taas.envs.romme import actions as A
 from taas.envs.romme import config
 from taas.envs.romme.config import Config
@@ -62,9 +65,9 @@ for _i in (A.LAY_JOKER_LOW, A.LAY_JOKER_LOW + 1, A.LAY_JOKER_SET):
     _LAY_JOKER[_i :: A.LAY_PER_SLOT] = True
 
 # A seat's public record: every card it discarded and every card it took from the pile this
-# round (count / copies in the shoe: 2, jokers 6; saturating at 1, reached again only after a
-# reshuffle), whether it has opened, its hand size / 15, tanh(match total / 500), whether it
-# dealt. One float32 row per seat, kept as play goes, so an observation copies the rows.
+# round (raw counts, written through the table's views; the observation scales them), whether
+# it has opened, its hand size / 15, tanh(match total / 500), whether it dealt. One float32 row
+# per seat, kept as play goes, so an observation copies the rows.
 SEAT, SEAT_SIZE = make_layout(
     [
         ("discarded", NUM_KINDS),
@@ -75,14 +78,24 @@ SEAT, SEAT_SIZE = make_layout(
         ("dealer", 1),
     ]
 )
-_DISCARDED, _TAKEN, _OPENED, _SIZE, _TOTAL, _DEALER = (
-    SEAT[k].start for k in ("discarded", "taken", "opened", "hand_size", "total", "dealer")
+_DISCARDED, _TAKEN = SEAT["discarded"], SEAT["taken"]
+_OPENED, _SIZE, _TOTAL, _DEALER = (
+    SEAT[k].start for k in ("opened", "hand_size", "total", "dealer")
 )
 COPY_STEP = np.array([0.5] * JOKER + [1.0 / MAX_JOKERS], np.float32)
 """One card of a kind as a share of the most copies a shoe holds (2; jokers 6)."""
 
 HAND_VALUES = np.array(config.HAND_VALUES, np.int64)
 """What each kind costs left in hand (:data:`taas.envs.romme.config.HAND_VALUES`)."""
+
+
+@jit_norc
+def _offer(mask, hand, ids, kinds):
+    """Offer ``ids[i]`` wherever the hand holds ``kinds[i]`` (one compiled pass instead of
+    three numpy calls per kind of offer on every play step)."""
+    for i in range(ids.shape[0]):
+        if hand[kinds[i]] > 0:
+            mask[ids[i]] = 1
 
 
 def hand_value(counts: np.ndarray) -> int:
@@ -105,36 +118,25 @@ def charge(hv: int, opened: bool, cfg: Config) -> tuple[int, str]:
     )
 
 
-def _record(row: np.ndarray, k: int) -> None:
-    """Count one more card of kind ``k`` in a seat's discarded or taken record."""
-    v = row[k] + COPY_STEP[k]
-    row[k] = v if v < 1.0 else 1.0
-
-
 @dataclass
 class RommeState(State):
     """One episode. Public history is kept incrementally for observations (``public``, the
-    seats' records, ``sizes`` and ``pile``); ``offers`` lists what the table takes, rebuilt
+    seats' records, and ``sizes``); ``table`` holds the stock, the pile and the episode's
+    seed; ``offers`` lists what the table takes, rebuilt
     whenever it changes: the lay-off ids with the card each takes from the hand, and the
     exchange ids with theirs. Table melds are immutable, so :meth:`clone` shares them (and
     ``offers``, which is replaced, never changed)."""
 
-    seed: int
     hands: np.ndarray  # (players, kinds)
     public: np.ndarray  # (players, SEAT_SIZE) float32: each seat's public record (see SEAT)
-    pile: np.ndarray  # counts of the cards in the discard pile (the list keeps their order)
+    table: Table  # stock, pile, the records' discarded/taken views, shuffles
     opened: np.ndarray  # bool per player
     totals: np.ndarray
     returns: np.ndarray
     dealer: int = 0
-    shuffles: int = 0  # shuffles drawn so far (see the module docstring)
     melds: list[TableMeld] = field(default_factory=list)
-    stock: list[int] = field(default_factory=list)
-    discard: list[int] = field(default_factory=list)
-    up_card: int = -1  # the card turned up to start this round's pile (-1: none)
     phase: int = DRAW
     current: int = 0
-    drawn_discard: int = -1  # kind taken from the pile this turn
     opened_now: bool = False  # the mover's opening was completed this turn
     pending_value: int = 0  # value of the provisional (unfinished) opening melds
     exchanged: int = 0  # jokers taken by exchange this turn
@@ -156,11 +158,11 @@ class RommeState(State):
         new = object.__new__(RommeState)
         d = new.__dict__
         d.update(self.__dict__)
-        for name in ("hands", "public", "pile", "opened", "totals", "returns"):
+        for name in ("hands", "public", "opened", "totals", "returns"):
             d[name] = d[name].copy()
+        public = d["public"]
+        d["table"] = self.table.copy(public[:, _DISCARDED], public[:, _TAKEN])
         d["melds"] = self.melds[:]
-        d["stock"] = self.stock[:]
-        d["discard"] = self.discard[:]
         d["winners"] = self.winners[:]
         d["sizes"] = self.sizes[:]
         d["history"] = self.history[:]
@@ -185,29 +187,29 @@ class RommeGame(Game):
     # -- set-up -----------------------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> RommeState:
         n = self.num_players
-        s = RommeState(
+        public = np.zeros((n, SEAT_SIZE), np.float32)
+        table = Table(
+            public[:, _DISCARDED],
+            public[:, _TAKEN],
             seed=int(rng.integers(2**63)),
+            reshuffle=self.config.on_stock_empty == "reshuffle",
+        )
+        s = RommeState(
             hands=np.zeros((n, NUM_KINDS), np.int8),
-            public=np.zeros((n, SEAT_SIZE), np.float32),
-            pile=np.zeros(NUM_KINDS, np.int8),
+            public=public,
+            table=table,
             opened=np.zeros(n, bool),
             totals=np.zeros(n, np.int64),
             returns=np.zeros(n),
         )
-        s.dealer = int(self._stream(s).integers(n))
+        s.dealer = int(table.rng().integers(n))
         self._deal(s)
         return s
-
-    @staticmethod
-    def _stream(s: RommeState) -> np.random.Generator:
-        """The generator of the state's next shuffle."""
-        s.shuffles += 1
-        return np.random.default_rng((s.seed, s.shuffles))
 
     def _deal(self, s: RommeState) -> None:
         cfg = self.config
         n, size = self.num_players, cfg.hand_size
-        deck = shuffled(self._shoe, self._stream(s))
+        deck = s.table.shuffled(self._shoe)
         s.hands[:] = 0
         s.public[:] = 0
         s.opened[:] = False
@@ -219,11 +221,11 @@ class RommeGame(Game):
         rest = deck[n * size :]
         if cfg.first_player_extra_card:
             s.hands[first, rest.pop()] += 1
-            s.discard, s.phase, s.up_card = [], PLAY, -1
+            s.table.start(rest, [])
+            s.phase = PLAY
         else:
-            s.discard, s.phase = [rest.pop()], DRAW
-            s.up_card = s.discard[0]
-        s.stock = rest
+            s.table.start(rest[:-1], rest[-1:])
+            s.phase = DRAW
         s.current = first
         s.turns = 0
         self._start_turn(s)
@@ -233,19 +235,18 @@ class RommeGame(Game):
     @staticmethod
     def refresh_public(s: RommeState) -> None:
         """Rebuild the parts of the public records that summarise other fields (who opened,
-        hand sizes, totals, the dealer, the pile counts): after a deal, a scoring, or a state
-        built by hand. Play keeps them up to date step by step."""
+        hand sizes, totals, the dealer): after a deal, a scoring, or a state built by hand.
+        Play keeps them up to date step by step."""
         s.public[:, _OPENED] = s.opened
         s.sizes = s.hands.sum(axis=1).tolist()
         s.public[:, _SIZE] = np.array(s.sizes) / MAX_HAND
         s.public[:, _TOTAL] = np.tanh(s.totals / TOTAL_SCALE)
         s.public[:, _DEALER] = 0
         s.public[s.dealer, _DEALER] = 1
-        s.pile[:] = np.bincount(s.discard, minlength=NUM_KINDS)
 
     @staticmethod
     def _start_turn(s: RommeState) -> None:
-        s.drawn_discard = -1
+        s.table.drawn_discard = -1  # the taken_now observation is the mover's own
         s.opened_now = False
         s.pending_value = 0
         s.exchanged = s.jokers_placed = 0
@@ -275,9 +276,7 @@ class RommeGame(Game):
         for m in state.melds:
             np.add.at(table, m.cards(), 1)
         z["table"] = table
-        z["stock"] = np.bincount(state.stock, minlength=NUM_KINDS)
-        z["discard"] = np.bincount(state.discard, minlength=NUM_KINDS)
-        return z
+        return z | state.table.zones()
 
     def pending(self, s: RommeState) -> bool:
         """Has the mover laid melds of an opening that is not complete yet?"""
@@ -305,11 +304,11 @@ class RommeGame(Game):
         """Can the mover still complete an opening from ``hand`` and the pending melds?
         (``layable``: ``self.opening.layable(hand)`` when the caller has it already.)"""
         need = self.config.opening_min - s.pending_value
-        return need <= 0 or self.opening.best(hand, need, layable)[0] >= need
+        return need <= 0 or self.opening.reaches(hand, need, layable)
 
     def barred(self, s: RommeState) -> int:
         """The kind the mover may not discard because it was just taken from the pile, or -1."""
-        return s.drawn_discard if self._ban else -1
+        return s.table.drawn_discard if self._ban else -1
 
     # -- the mask ----------------------------------------------------------------------------
     def _legal_mask(self, s: RommeState) -> np.ndarray:
@@ -322,9 +321,9 @@ class RommeGame(Game):
             if mask[A.DRAW_DISCARD] and self._take_risky(s):
                 mask[A.DRAW_DISCARD] = self._alive_after(s, A.DRAW_DISCARD)
             return mask
-        if s.exchanged or s.offers[2].size or s.drawn_discard >= 0:  # else nothing is risky
+        if s.exchanged or s.offers[2].size or s.table.drawn_discard >= 0:  # else nothing is risky
             for a in self._risky(s, mask):
-                mask[a] = self._alive_after(s, a)
+                mask[a] = self._exchange_then_joker_off(s, a) or self._alive_after(s, a)
         return mask
 
     def _rules_mask(self, s: RommeState) -> np.ndarray:
@@ -332,7 +331,7 @@ class RommeGame(Game):
         if s.over:
             return mask
         if s.phase == DRAW:
-            mask[A.DRAW_STOCK] = bool(s.stock)
+            mask[A.DRAW_STOCK] = bool(s.table.stock)
             mask[A.DRAW_DISCARD] = self._may_take(s)
             return mask
         cfg, p = self.config, s.current
@@ -343,10 +342,10 @@ class RommeGame(Game):
         mask[A.MELD : A.MELD + len(self._no_shapes)] = self._shape_mask(s, hand, size)
         table = self.may_use_table(s)
         lay_ids, lay_kinds, swap_ids, swap_kinds = s.offers
-        if table and size > cfg.must_discard_to_go_out and lay_ids.size:
-            mask[lay_ids[hand[lay_kinds] > 0]] = 1
-        if (table or (not opened and cfg.exchange_before_opening)) and swap_ids.size:
-            mask[swap_ids[hand[swap_kinds] > 0]] = 1
+        if table and size > cfg.must_discard_to_go_out:
+            _offer(mask, hand, lay_ids, lay_kinds)
+        if table or (not opened and cfg.exchange_before_opening):
+            _offer(mask, hand, swap_ids, swap_kinds)
         mask[A.ABANDON] = pending
         if pending and not (self.hand_rummy_exempt(s) and size == 1):
             return mask
@@ -358,8 +357,9 @@ class RommeGame(Game):
         """Bool per kind: may the mover discard it (before the look-ahead)?"""
         cfg = self.config
         ok = hand > 0
-        if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
-            ok[s.drawn_discard] = False
+        drawn = s.table.drawn_discard
+        if cfg.forbid_rediscard_of_drawn_discard and drawn >= 0:
+            ok[drawn] = False
         if not cfg.may_discard_joker:
             ok[JOKER] = False
         if not ok.any():
@@ -388,13 +388,12 @@ class RommeGame(Game):
         return ok
 
     def _may_take(self, s: RommeState) -> bool:
-        cfg, p = self.config, s.current
-        if not s.discard:
+        cfg, p, card = self.config, s.current, s.table.top
+        if card < 0:
             return False
-        if not cfg.discard_draw_requires_opening or s.opened[p] or not s.stock:
+        if not cfg.discard_draw_requires_opening or s.opened[p] or not s.table.stock:
             return True
         hand = s.hands[p].copy()
-        card = s.discard[-1]
         hand[card] += 1
         return self.opening.can_open_with(hand, card, cfg.opening_min)
 
@@ -409,7 +408,7 @@ class RommeGame(Game):
     def _drawn_card_used(self, s: RommeState, shape: int = -1) -> bool:
         """With ``discard_draw_requires_opening``: is the card taken from the pile in the
         pending melds (or in ``shape``)?"""
-        card = s.drawn_discard
+        card = s.table.drawn_discard
         if not self.config.discard_draw_requires_opening or card < 0:
             return True
         if card == JOKER:
@@ -425,7 +424,7 @@ class RommeGame(Game):
     # -- the look-ahead: no dead ends --------------------------------------------------------
     def _take_risky(self, s: RommeState) -> bool:
         """Would taking the discard leave a hand of nothing but barred copies of it?"""
-        p, top = s.current, s.discard[-1]
+        p, top = s.current, s.table.top
         return self._ban and s.sizes[p] == int(s.hands[p, top])
 
     def _risky(self, s: RommeState, mask: np.ndarray) -> list[int]:
@@ -505,6 +504,30 @@ class RommeGame(Game):
         barred = 0 if y < 0 else int(hand[y]) - (y == JOKER)
         return size == 1 or size - 1 - barred > 0  # out, or a card left to discard
 
+    def _exchange_then_joker_off(self, s: RommeState, action: int) -> bool:
+        """:meth:`_joker_off_then_discard` on the state after the exchange ``action``, read from
+        this one (an exchange changes one meld and swaps a natural for the joker), so the common
+        exchange needs no trial copy: the mover then owes one joker, another meld takes a
+        joker, and a card that may be discarded is left."""
+        if not (A.EXCHANGE <= action < A.MELD and self.config.exchanged_joker_must_be_used):
+            return False
+        if s.exchanged != s.jokers_placed:  # else not exactly one joker owed afterwards
+            return False
+        size = s.sizes[s.current]
+        if size <= self.config.must_discard_to_go_out or not self.may_use_table(s):
+            return False
+        lay_ids, lay_kinds, swap_ids, swap_kinds = s.offers
+        slot = (action - A.EXCHANGE) // A.SWAP_PER_SLOT
+        joker_slots = (lay_ids[lay_kinds == JOKER] - A.LAY_OFF) // A.LAY_PER_SLOT
+        if not (joker_slots != slot).any():
+            return False
+        y = self.barred(s)
+        if y < 0:
+            return True
+        given = int(swap_kinds[swap_ids == action][0])  # the natural put on the table
+        held = int(s.hands[s.current, y]) - (y == given)  # copies of y after the exchange
+        return size == 1 or size - 1 - held > 0  # (a joker y: the one taken is owed, not barred)
+
     def _owed_after_abandon(self, s: RommeState) -> bool:
         placed = sum(m.joker_count() for m in s.melds if m.provisional)
         return s.exchanged > s.jokers_placed - placed
@@ -514,15 +537,11 @@ class RommeGame(Game):
         p = s.current
         hand = s.hands[p]
         if a == A.DRAW_STOCK:
-            hand[s.stock.pop()] += 1
+            hand[s.table.draw()] += 1
             self._resize(s, p, 1)
-            self._refill(s)
             s.phase = PLAY
         elif a == A.DRAW_DISCARD:
-            card = s.drawn_discard = s.discard.pop()
-            s.pile[card] -= 1
-            _record(s.public[p, _TAKEN:], card)
-            hand[card] += 1
+            hand[s.table.take(p)] += 1
             self._resize(s, p, 1)
             s.phase = PLAY
         elif a >= A.MELD:
@@ -558,9 +577,7 @@ class RommeGame(Game):
         else:
             k = a - A.DISCARD
             hand[k] -= 1
-            s.discard.append(k)
-            s.pile[k] += 1
-            _record(s.public[p, _DISCARDED:], k)
+            s.table.discard_card(p, k)
             self._resize(s, p, -1)
             if not s.sizes[p]:
                 if self.pending(s):  # going out under hand_rummy_ignores_opening_min
@@ -629,26 +646,15 @@ class RommeGame(Game):
         )
         s.version += 1
 
-    def _refill(self, s: RommeState) -> None:
-        """With ``on_stock_empty="reshuffle"`` an empty stock is rebuilt from the discard pile
-        but its top card."""
-        if not s.stock and self.config.on_stock_empty == "reshuffle" and len(s.discard) > 1:
-            s.stock = s.discard[:-1]
-            self._stream(s).shuffle(s.stock)
-            s.discard = s.discard[-1:]
-            s.pile[:] = 0
-            s.pile[s.discard[0]] = 1
-
     def _end_turn(self, s: RommeState) -> None:
         cfg = self.config
-        if not s.stock and cfg.on_stock_empty == "block":
+        if not s.table.stock and cfg.on_stock_empty == "block":
             self._end_round(s, -1)
             return
         s.turns += 1
         if s.turns >= cfg.max_turns_per_round:
             s.over = s.truncated = True
             return
-        self._refill(s)
         s.current = (s.current + 1) % self.num_players
         s.phase = DRAW
         self._start_turn(s)
@@ -738,10 +744,11 @@ class RommeGame(Game):
         return info
 
     def render(self, state: RommeState, symbols: bool = True) -> str:
-        top = cards_str(state.discard[-1:], symbols) or "-"
+        t = state.table
+        top = cards_str(t.discard[-1:], symbols) or "-"
         lines = [
             f"Rommé  round {state.rounds_played + (not state.over)}  dealer player_"
-            f"{state.dealer}  stock {len(state.stock)}  discard {top} ({len(state.discard)})"
+            f"{state.dealer}  stock {len(t.stock)}  discard {top} ({len(t.discard)})"
             f"  {PHASES[state.phase]}"
         ]
         for p in range(self.num_players):

@@ -110,6 +110,8 @@ def test_stop_at_need() -> None:
     assert search.best(counts)[0] == 52
     assert search.best(counts, 40)[0] >= 40  # may stop at the first line worth 40
     assert search.best(counts, 53)[0] < 53  # out of reach
+    assert search.reaches(counts, 52) and not search.reaches(counts, 53)
+    assert search.reaches(hand("2S 5D"), 0) and not search.reaches(hand("2S 5D"), 1)
     # out of reach by the bound alone: only 2S 3S can meld, worth 2 + 3 + 11 with the joker
     assert search.best(hand("2S 3S 5D JK"), 40) == (16, [])
 
@@ -216,3 +218,14 @@ def test_relaxing_a_rule_never_lowers_the_value() -> None:
             opening = best_opening(counts, rules)
             _check(opening, counts, rules)
             assert opening.value <= values[0]
+
+
+def test_reaches_answers_as_the_full_search() -> None:
+    """The compiled "worth ``need``?" answer equals the exact best value's, under every rule
+    set here (those with the wilds-side-by-side rule or melds of wilds only fall back)."""
+    for rules in [*RELAXED, *STRICTER]:
+        search = opening_search(rules)
+        for counts in _random_hands(2, 60):
+            best = best_opening(counts, rules).value
+            for need in (10, 30, 40, 51):
+                assert search.reaches(counts, need) == (best >= need)

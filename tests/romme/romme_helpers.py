@@ -65,7 +65,7 @@ def setup(
     if stock_size is not None:
         pile = stock[: len(stock) - stock_size] + pile
         stock = stock[len(stock) - stock_size :]
-    state.stock, state.discard = stock, pile
+    state.table.start(stock, pile)
     state.opened[:] = False
     state.opened[list(opened)] = True
     state.current, state.phase = current, phase

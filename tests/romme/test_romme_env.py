@@ -9,14 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 from romme_helpers import play, setup
-from taas.envs.core.cards import NUM_KINDS
+from taas.envs.core.cards import JOKER, NUM_KINDS, parse_cards
 from taas.envs.core.conformance import check_game, scramble_hidden
 from taas.envs.romme.actions import DISCARD, DRAW_DISCARD, LAY_OFF
 from taas.envs.romme.config import Config
 from taas.envs.romme.env import env as make_env
 from taas.envs.romme.env import raw_env
 from taas.envs.romme.observation import LAYOUT, ROW_LAYOUT, ROW_SIZE, SIZE, RommeObserver
-from taas.envs.romme.rules import COPY_STEP, DRAW, MAX_HAND, PLAY, SEAT, SEAT_SIZE, RommeGame
+from taas.envs.romme.rules import DRAW, MAX_HAND, PLAY, SEAT, SEAT_SIZE, RommeGame
 
 CONFIGS = [
     {"num_players": 2},
@@ -102,20 +102,20 @@ def test_incremental_records_match_the_cards(rules):
             if DISCARD <= action < LAY_OFF:
                 discarded[player, action - DISCARD] += 1
             elif action == DRAW_DISCARD:
-                taken[player, state.drawn_discard] += 1
+                taken[player, state.table.drawn_discard] += 1
             if state.rounds_played != rounds and not state.over:  # a new deal starts afresh
                 rounds = state.rounds_played
                 discarded[:], taken[:] = 0, 0
             public = state.public
-            assert np.array_equal(state.pile, np.bincount(state.discard, minlength=NUM_KINDS))
+            table = state.table
+            assert np.array_equal(table.pile, np.bincount(table.discard, minlength=NUM_KINDS))
             sizes = public[:, SEAT["hand_size"]].ravel() * MAX_HAND
             assert np.allclose(sizes, state.hands.sum(axis=1), atol=1e-4)
             assert np.array_equal(public[:, SEAT["opened"]].ravel(), state.opened)
             assert np.allclose(public[:, SEAT["total"]].ravel(), np.tanh(state.totals / 500))
             assert np.flatnonzero(public[:, SEAT["dealer"]].ravel()).tolist() == [state.dealer]
             for record, counts in ((SEAT["discarded"], discarded), (SEAT["taken"], taken)):
-                scaled = np.minimum(counts * COPY_STEP, 1)
-                assert np.allclose(public[:, record], scaled, atol=1e-6)
+                assert np.array_equal(public[:, record], counts)
 
 
 @pytest.mark.parametrize("phase", [DRAW, PLAY])
@@ -129,12 +129,27 @@ def test_no_hidden_information_in_observations(phase):
         if state.phase == phase:
             for observer in range(4):
                 other = state.clone()
-                scramble_hidden(other.hands, other.stock, observer, rng)
-                assert not np.array_equal(other.hands, state.hands) or not state.stock
+                scramble_hidden(other.hands, other.table.stock, observer, rng)
+                assert not np.array_equal(other.hands, state.hands) or not state.table.stock
                 assert np.array_equal(obs.encode(state, observer), obs.encode(other, observer))
             seen += 1
         game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
     assert seen
+
+
+def test_observation_scales_the_seat_records():
+    """The engine counts each seat's discards and takes raw (the table's records); the
+    observation shows them per copy in the shoe (2, jokers 6), saturating at 1 once a
+    reshuffle lets a kind come round again."""
+    game, state = setup({0: "5S 7D"}, opened=(0,), num_players=3)
+    discarded, taken = state.public[1, SEAT["discarded"]], state.public[2, SEAT["taken"]]
+    discarded[parse_cards("4S")[0]] = 3
+    discarded[JOKER] = 2
+    taken[parse_cards("QC")[0]] = 1
+    seats = RommeObserver(game.config).encode(state, 0)[LAYOUT["seats"]].reshape(-1, SEAT_SIZE)
+    shown = seats[1, SEAT["discarded"]][parse_cards("4S 5S Jk")]
+    assert shown.tolist() == pytest.approx([1, 0, 1 / 3])
+    assert seats[2, SEAT["taken"]][parse_cards("QC")].tolist() == [0.5]
 
 
 def test_observation_encodes_the_table():
@@ -208,9 +223,9 @@ def test_up_card_stays_public_after_a_reshuffle():
     config = Config(num_players=2, on_stock_empty="reshuffle")
     game, observer = RommeGame(config), RommeObserver(config)
     state = game.new_state(np.random.default_rng(6))  # a deal that reaches the reshuffle
-    up, shuffles = state.discard[0], state.shuffles
+    up, shuffles = state.table.discard[0], state.table.shuffles
     rng = np.random.default_rng(0)
-    while state.shuffles == shuffles and not state.over:
+    while state.table.shuffles == shuffles and not state.over:
         game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
     assert not state.over
     for player in range(2):
@@ -224,8 +239,9 @@ def test_clone_is_independent():
     assert pickle.dumps(other) == before
     play(game, other, "lay_off @0 high")
     other.hands[1, 0] += 1
-    other.stock.pop()
-    other.discard.append(0)
+    other.table.stock.pop()
+    other.table.discard.append(0)
+    other.table.pile[0] += 1
     other.melds.append(other.melds[0])
     other.public[:] = 0.5
     other.totals[0] = 7

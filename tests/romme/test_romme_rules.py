@@ -7,7 +7,7 @@ from taas.envs.core.cards import parse_cards, to_counts
 from taas.envs.core.opening import best_opening, opening_search
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
-from taas.envs.romme.rules import charge, hand_value
+from taas.envs.romme.rules import PLAY, RommeGame, charge, hand_value
 
 
 def value(text: str, **rules) -> int:
@@ -134,7 +134,8 @@ def test_r11_blocked_round_three_players():
         {0: "5S 7D", 1: "3H 4C", 2: "KS QH JD 10C"}, opened=(0, 1), num_players=3, stock_size=0
     )
     state.hands[0] = to_counts(parse_cards("5S 7D 3D"))
-    state.discard.pop()  # the 3D is player 0's, drawn as the last stock card
+    table = state.table
+    table.start(table.stock, table.discard[:-1])  # the 3D is player 0's, drawn as the last card
     game.refresh_public(state)  # the hand was edited by hand
     play(game, state, "discard 3D")
     entry = state.history[0]
@@ -148,7 +149,7 @@ def test_r12_end_of_game_and_tie():
     )
     state.totals[:] = [90, 60]
     state.hands[1] = to_counts(parse_cards("2C 3C 4C"))
-    state.discard += parse_cards("6D 7H")
+    state.table.start(state.table.stock, state.table.discard + parse_cards("6D 7H"))
     state.current = 1
     game.refresh_public(state)  # the hand was edited by hand
     play(game, state, "meld 2C-4C")  # player 1 goes out; player 0 pays 24 -> 114
@@ -229,7 +230,7 @@ def test_flag_first_player_extra_card():
 
     game = RommeGame(Config(first_player_extra_card=True))
     state = game.new_state(np.random.default_rng(1))
-    assert int(state.hands[state.current].sum()) == 14 and not state.discard
+    assert int(state.hands[state.current].sum()) == 14 and not state.table.discard
     assert not game.legal_mask(state)[A.DRAW_STOCK]
 
 
@@ -340,7 +341,8 @@ def test_flag_on_stock_empty():
         {0: hand}, phase=DRAW, stock_size=1, discard="4D 5D JC", on_stock_empty="reshuffle"
     )
     play(game, state, "draw")
-    assert not state.over and len(state.stock) >= 2 and state.discard == parse_cards("JC")
+    table = state.table
+    assert not state.over and len(table.stock) >= 2 and table.discard == parse_cards("JC")
 
 
 @pytest.mark.parametrize(
@@ -493,3 +495,19 @@ def test_exchange_names_the_meld_when_two_jokers_stand_for_the_card():
     assert {"exchange @0 D", "exchange @1 8"} <= legal(game, state)
     play(game, state, "exchange @1 8")
     assert str(state.melds[1]) == "6♦ 7♦ 8♦" and str(state.melds[0]) == "8♠ 8♥ Jk"
+
+
+def test_quick_exchange_check_agrees_with_the_trial():
+    """The mask settles most exchanges without a trial copy (one joker owed afterwards, another
+    meld takes a joker, a card left to discard); wherever it does, the trial agrees."""
+    game = RommeGame(Config(num_players=2))
+    rng, quick = np.random.default_rng(1), 0
+    for seed in range(6):
+        state = game.new_state(np.random.default_rng(seed))
+        while not state.over:
+            for a in state.offers[2].tolist() if state.phase == PLAY else ():
+                if game._exchange_then_joker_off(state, a):
+                    quick += 1
+                    assert game._alive_after(state, a)
+            game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    assert quick
