@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe
 from taas.envs.core.game import Game, State
+from taas.envs.core.jit import jit_norc
 from taas.envs.core.series import series_info
 from taas.envs.core.table import Table
 from taas.envs.marriage import actions as A
@@ -39,6 +40,28 @@ from taas.envs.marriage.scoring import Scorer, wild_cards, wild_rank_str
 DRAW, DISCARD, OVER = 0, 1, 2
 PHASES = ("draw", "discard", "over")
 FACE_UP = ("discarded_by", "taken_by", "set_aside", "revealed")
+
+
+_NO_SHOWS = np.zeros(NUM_KINDS, np.int8)
+
+
+@jit_norc
+def _discard_mask(mask, hand, shows, show_all, banned, wild, swaps):
+    """The discard phase's mask in one compiled pass (a dozen numpy calls cost more than the
+    show check of most hands): discards of held kinds, shows where ``shows`` is set, show-all,
+    dublee swaps of non-wild pairs when ``swaps``; ``banned`` (>= 0) neither discarded nor
+    shown."""
+    for k in range(NUM_KINDS):
+        if hand[k] > 0:
+            mask[A.DISCARD + k] = 1
+            if hand[k] >= 2 and swaps and not wild[k]:
+                mask[A.DUBLEE_SWAP + k] = 1
+        if shows[k]:
+            mask[A.SHOW + k] = 1
+    mask[A.SHOW_ALL] = show_all
+    if banned >= 0:
+        mask[A.DISCARD + banned] = 0
+        mask[A.SHOW + banned] = 0
 
 
 @dataclass
@@ -206,25 +229,19 @@ class MarriageGame(Game):
             return mask
         cfg = self.config
         hand = s.hands[s.current]
-        held = hand > 0
-        mask[A.DISCARD : A.SHOW] = held
         penalize = cfg.invalid_show == "penalize"
-        banned = s.table.drawn_discard if cfg.forbid_rediscard_of_drawn_discard else -1
-        if cfg.show_requires_discard:
-            if penalize:
-                mask[A.SHOW : A.SHOW_ALL] = held
-            else:
-                mask[A.SHOW : A.SHOW_ALL] = self.scorer(s).show_discards(hand)
-            if banned >= 0:
-                # spec §0: the card just taken is not discarded again, by a show neither
-                mask[A.DISCARD + banned] = mask[A.SHOW + banned] = 0
+        show_all = False
+        if not cfg.show_requires_discard:
+            shows = _NO_SHOWS
+            show_all = penalize or self.scorer(s).can_show(hand)
+        elif penalize:
+            shows = hand  # every held kind: a false show is allowed and penalized
         else:
-            if banned >= 0:
-                mask[A.DISCARD + banned] = 0
-            mask[A.SHOW_ALL] = penalize or self.scorer(s).can_show(hand)
-        if cfg.dublee_swap and s.table.stock:
-            pairs = (hand >= 2) & ~s.wild
-            mask[A.DUBLEE_SWAP : A.NUM_ACTIONS] = pairs
+            shows = self.scorer(s).show_discards(hand)
+        # spec §0: the card just taken is not discarded again, by a show neither
+        banned = s.table.drawn_discard if cfg.forbid_rediscard_of_drawn_discard else -1
+        _discard_mask(mask, hand, shows, show_all, banned, s.wild,
+                      cfg.dublee_swap and bool(s.table.stock))
         return mask
 
     # -- transitions -------------------------------------------------------------------------
