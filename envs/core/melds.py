@@ -391,7 +391,7 @@ def _split(counts: np.ndarray, rules: MeldRules) -> tuple[np.ndarray, int, _Comp
     return c, int(loose), cp, int(wilds)
 
 
-_TABLES = [K.tables(11)]  # the sweep's state tables, reused by every solve and grown on demand
+_TABLES = [K.tables(14)]  # for hands _SMALL cannot hold: reused by every solve, grown on demand
 _SMALL = K.tables(13)
 """Tables every solve tries first: most hands fit, and probes into a table grown for the
 rare big hand miss the cache (heavy show checks ~10-25% slower at 2**15-2**16 slots)."""
@@ -426,16 +426,19 @@ def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray = _NO_DI
 def _recorded_sweep(c: np.ndarray, cp: _Compiled, mode: int, prm: np.ndarray) -> tuple:
     """Every layer of a sweep (states, values, layer offsets), for the reconstruction. The
     record keeps the largest size any sweep needed, so a big hand re-sweeps once, not per call."""
+    tables = _SMALL
     while True:
         size = _RECORD[0]
         keys, vals = np.empty((size, 3), np.int64), np.empty(size, np.int64)
         at = np.zeros(len(_STEPS) + 2, np.int64)
         _, overflow = K._sweep(c, cp.wildk, cp.vals, prm, *cp.tables(), _NO_DISCARD, mode,
-                               _TABLES[0], _SCRATCH, keys, vals, at)
+                               tables, _SCRATCH, keys, vals, at)
         if not overflow:
             return keys, vals, at
-        if any(tb[3][1] for tb in _TABLES[0]):
-            _grow()
+        if any(tb[3][1] for tb in tables):
+            if tables is not _SMALL:
+                _grow()
+            tables = _TABLES[0]
         else:  # the record ran out
             _RECORD[0] = size * 4
 
@@ -680,8 +683,8 @@ def min_deadwood(counts: np.ndarray, rules: MeldRules, complete: bool = False) -
         return everything
     if moves[:, 0].min() < 0:
         raise AssertionError("meld reconstruction lost its path")
-    steps = [(p, sub, int(m), int(misc)) for (p, sub), (m, misc) in zip(_STEPS, moves,
-                                                                       strict=True)]
+    steps = [(p, sub, m, misc) for (p, sub), (m, misc) in zip(_STEPS, moves.tolist(),
+                                                              strict=True)]
     arrangement = _replay(c, rules, cp, steps, int(final), loose_cards, case)
     if arrangement.penalty != best + loose * rules.values[JOKER]:
         raise AssertionError("meld reconstruction disagrees with the sweep")
