@@ -17,7 +17,7 @@ linear; runs through the corner are set aside first, one case per way the hand c
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import product
 from typing import NamedTuple
@@ -103,10 +103,10 @@ class MeldRules:
             raise ValueError(f"max_group_size {self.max_group_size}: expected None or >= 3")
 
     def __hash__(self) -> int:
-        """The fields' hash, computed once: every solver call looks its rules up by it."""
+        """The fields' hash, computed once (every solver call looks its rules up by it)."""
         h = self.__dict__.get("_hash")
         if h is None:
-            h = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            h = hash(tuple(self.__dict__.values()))  # the fields, in their order
             object.__setattr__(self, "_hash", h)
         return h
 
