@@ -102,6 +102,18 @@ class MeldRules:
         if self.max_group_size is not None and self.max_group_size < 3:
             raise ValueError(f"max_group_size {self.max_group_size}: expected None or >= 3")
 
+    def __hash__(self) -> int:
+        """The fields' hash, computed once (every solver call looks its rules up by it)."""
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(self.__dict__.values()))  # the fields, in their order
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict:
+        """Pickled without the cached hash: string hashes differ between processes."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     def card_value(self, k: int) -> int:
         """Penalty of card kind ``k`` left unmelded."""
         return self.wild_penalty if self.wild[k] else self.values[k]
@@ -271,6 +283,22 @@ def _group_options(g: _Groups, values: tuple) -> tuple:
     return tuple(table)
 
 
+@cache
+def _rank_table(g: _Groups, values: tuple) -> tuple:
+    """One rank's options as the kernel's arrays: (per-pool start offsets from 0 with the end
+    appended, dead (n, 4), wilds, room, lives, cost, compositions). Cached, so a new wild rank
+    builds one rank's arrays and reuses the twelve others."""
+    options = _group_options(g, values)
+    flat = [o for opts in options for o in opts]
+    starts = np.cumsum([0] + [len(opts) for opts in options])
+    return (
+        starts,
+        np.array([o[0] for o in flat], np.int64).reshape(-1, 4),
+        *(np.array([o[i] for o in flat], np.int64) for i in range(1, 5)),
+        tuple(o[5] for o in flat),
+    )
+
+
 def _allwild_table(rules: MeldRules) -> np.ndarray:
     """allwild[j]: j spare wilds can be laid out as melds made only of wilds."""
     ok = np.zeros(64, np.int64)
@@ -296,19 +324,11 @@ def _compile(rules: MeldRules) -> _Compiled:
             "the partition solver supports neither wild_limit nor wilds_may_touch=False "
             "(taas.envs.core.opening supports both)"
         )
-    starts = [0]
-    dead, ws, rooms, lives, costs, comps = [], [], [], [], [], []
-    for r in range(13):
-        values = tuple(rules.values[kind(r, s)] for s in range(4))
-        for opts in _group_options(_groups(rules, r), values):
-            for o in opts:
-                dead.append(o[0])
-                ws.append(o[1])
-                rooms.append(o[2])
-                lives.append(o[3])
-                costs.append(o[4])
-                comps.append(o[5])
-            starts.append(len(ws))
+    tables = [_rank_table(_groups(rules, r), tuple(rules.values[kind(r, s)] for s in range(4)))
+              for r in range(13)]
+    offsets = np.cumsum([0] + [len(t[1]) for t in tables[:-1]])
+    starts = np.concatenate([t[0][:-1] + o for t, o in zip(tables, offsets, strict=True)]
+                            + [[offsets[-1] + len(tables[-1][1])]])
     cap = rules.group_cap()
     # A one-card run padded with two wilds can absorb 10 more; a group of that card and two
     # wilds does the same job only if it can absorb as many (no cap, or a cap of 13 or more).
@@ -335,15 +355,12 @@ def _compile(rules: MeldRules) -> _Compiled:
         wild53=np.array(rules.wild, bool),
         vals=np.array([rules.card_value(k) for k in range(NUM_KINDS)], np.int64),
         prm=prm,
-        opt_start=np.array(starts, np.int64),
-        opt_dead=np.array(dead, np.int64).reshape(-1, 4),
-        opt_w=np.array(ws, np.int64),
-        opt_room=np.array(rooms, np.int64),
-        opt_lives=np.array(lives, np.int64),
-        opt_cost=np.array(costs, np.int64),
+        opt_start=starts.astype(np.int64),
+        **{name: np.concatenate([t[i] for t in tables])
+           for i, name in enumerate(("opt_dead", "opt_w", "opt_room", "opt_lives", "opt_cost"), 1)},
         allwild=_allwild_table(rules),
         wrap=bool(prm[K.P_WRAP]),
-        compositions=tuple(comps),
+        compositions=tuple(c for t in tables for c in t[6]),
     )
 
 
@@ -374,10 +391,14 @@ def _split(counts: np.ndarray, rules: MeldRules) -> tuple[np.ndarray, int, _Comp
     return c, int(loose), cp, int(wilds)
 
 
-_TABLES = [K.tables(11)]  # the sweep's state tables, reused by every solve and grown on demand
+_TABLES = [K.tables(14)]  # for hands _SMALL cannot hold: reused by every solve, grown on demand
+_SMALL = K.tables(13)
+"""Tables every solve tries first: most hands fit, and probes into a table grown for the
+rare big hand miss the cache (heavy show checks ~10-25% slower at 2**15-2**16 slots)."""
 _SCRATCH = K.workspace()
 _STEPS = [(p, sub) for p in range(15) for sub in range(4 if p > 12 else 5)]
 _NO_DISCARD = np.zeros(NUM_KINDS, np.int64)
+_RECORD = [1 << 14]  # states a recorded sweep has room for, grown on demand
 
 
 def _grow() -> None:
@@ -390,29 +411,36 @@ def _grow() -> None:
 def _solve(c: np.ndarray, cp: _Compiled, mode: int, allowed: np.ndarray = _NO_DISCARD,
            prm: np.ndarray | None = None) -> int:
     prm = cp.prm if prm is None else prm
+    tables = _SMALL
     while True:
         answer, overflow = K.solve(c, cp.wildk, cp.vals, prm, *cp.tables(), cp.allwild,
-                                   allowed, mode, _TABLES[0], _SCRATCH,
+                                   allowed, mode, tables, _SCRATCH,
                                    *K.NO_RECORD)
         if not overflow:
             return int(answer)
-        _grow()
+        if tables is not _SMALL:
+            _grow()
+        tables = _TABLES[0]
 
 
 def _recorded_sweep(c: np.ndarray, cp: _Compiled, mode: int, prm: np.ndarray) -> tuple:
-    """Every layer of a sweep (states, values, layer offsets), for the reconstruction."""
-    size = 1 << 14
+    """Every layer of a sweep (states, values, layer offsets), for the reconstruction. The
+    record keeps the largest size any sweep needed, so a big hand re-sweeps once, not per call."""
+    tables = _SMALL
     while True:
+        size = _RECORD[0]
         keys, vals = np.empty((size, 3), np.int64), np.empty(size, np.int64)
         at = np.zeros(len(_STEPS) + 2, np.int64)
         _, overflow = K._sweep(c, cp.wildk, cp.vals, prm, *cp.tables(), _NO_DISCARD, mode,
-                               _TABLES[0], _SCRATCH, keys, vals, at)
+                               tables, _SCRATCH, keys, vals, at)
         if not overflow:
             return keys, vals, at
-        if any(tb[3][1] for tb in _TABLES[0]):
-            _grow()
+        if any(tb[3][1] for tb in tables):
+            if tables is not _SMALL:
+                _grow()
+            tables = _TABLES[0]
         else:  # the record ran out
-            size *= 4
+            _RECORD[0] = size * 4
 
 
 def deadwood(counts: np.ndarray, rules: MeldRules) -> int:
@@ -655,8 +683,8 @@ def min_deadwood(counts: np.ndarray, rules: MeldRules, complete: bool = False) -
         return everything
     if moves[:, 0].min() < 0:
         raise AssertionError("meld reconstruction lost its path")
-    steps = [(p, sub, int(m), int(misc)) for (p, sub), (m, misc) in zip(_STEPS, moves,
-                                                                       strict=True)]
+    steps = [(p, sub, m, misc) for (p, sub), (m, misc) in zip(_STEPS, moves.tolist(),
+                                                              strict=True)]
     arrangement = _replay(c, rules, cp, steps, int(final), loose_cards, case)
     if arrangement.penalty != best + loose * rules.values[JOKER]:
         raise AssertionError("meld reconstruction disagrees with the sweep")

@@ -16,7 +16,8 @@ ids                   name         meaning
 
 from __future__ import annotations
 
-from taas.envs.core.cards import NUM_KINDS, card_str
+from taas.envs.core.actions import ActionTable
+from taas.envs.core.cards import NUM_KINDS
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1
@@ -24,22 +25,18 @@ DISCARD = 2
 SHOW = DISCARD + NUM_KINDS
 SHOW_ALL = SHOW + NUM_KINDS
 DUBLEE_SWAP = SHOW_ALL + 1
-NUM_ACTIONS = DUBLEE_SWAP + NUM_KINDS
 
+LAYOUT = ActionTable(
+    [
+        ("draw", DRAW_STOCK, 1),
+        ("take", DRAW_DISCARD, 1),
+        ("discard", DISCARD, NUM_KINDS),
+        ("show", SHOW, NUM_KINDS),
+        ("show", SHOW_ALL, 1),
+        ("dublee_swap", DUBLEE_SWAP, NUM_KINDS),
+    ]
+)
+NUM_ACTIONS = LAYOUT.size
 
-def action_to_str(action: int) -> str:
-    """``draw``, ``take``, ``discard 7H``, ``show 2H``, ``show``, ``dublee_swap 9C``."""
-    a = int(action)
-    if a == DRAW_STOCK:
-        return "draw"
-    if a == DRAW_DISCARD:
-        return "take"
-    if DISCARD <= a < SHOW:
-        return f"discard {card_str(a - DISCARD)}"
-    if SHOW <= a < SHOW_ALL:
-        return f"show {card_str(a - SHOW)}"
-    if a == SHOW_ALL:
-        return "show"
-    if DUBLEE_SWAP <= a < NUM_ACTIONS:
-        return f"dublee_swap {card_str(a - DUBLEE_SWAP)}"
-    raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+action_to_str = LAYOUT.to_str
+"""``draw``, ``take``, ``discard 7H``, ``show 2H``, ``show``, ``dublee_swap 9C``."""

@@ -140,7 +140,10 @@ Version History
   ``low``/``high`` (v0: raw counts, totals / 100, bounds up to 1e6); 1635 features (v0 1582).
   Fixes without a rule change: ``render()`` after a dublee swap (it raised ``TypeError``); a
   ``"tied_only"`` tie-break no longer holds one list as both ``active`` and ``tied``;
-  ``clone()`` copies the generator's state, not the generator (about 10x faster).
+  ``clone()`` copies no generator (about 10x faster).
+  Engine: stock, discard pile, pick-up/discard records and reshuffles are the shared rummy
+  ``Table`` (``state.table``), every shuffle drawn from ``(seed, shuffles)``, so seeded
+  trajectories differ from the first v1 build (same rules, other deals).
 - v0: initial release. Later fixes within v0: ``allow_wraparound=True`` works (it raised
   NotImplementedError); with ``max_group_size`` set, a lone card with two wilds may form a
   run (J-Q-K from a J) rather than only a capped group, so some hands that were wrongly refused

@@ -128,17 +128,18 @@ class MarriageObserver(Observer):
         for p in active:
             in_round[p] = p not in dead
         cfg = self.config
+        t = state.table
         scalars = (
-            len(state.stock) / self._shoe,
+            len(t.stock) / self._shoe,
             math.tanh(state.jokers_redrawn),
             state.turns / cfg.max_turns_per_round,
             self._rounds_left(state),
             float(state.tiebreak),
         )
-        _encode(obs, state.hands, state.face_up, state.wild, state.pile_counts, state.totals,
+        _encode(obs, state.hands, state.face_up, state.wild, t.pile, state.totals,
                 in_round, player, state.dealer,
                 state.wild_rank if state.wild_rank >= 0 else NUM_RANKS, state.indicator,
-                state.first_up, state.pile[-1] if state.pile else -1,
+                t.first_up, t.top,
                 -1 if state.over else state.phase, scalars, self._decks, self._hand_max)
         return obs
 

@@ -1,7 +1,8 @@
 """Marriage rules engine (seed 000, spec shared/rules/marriage.md).
 
-Hands are count vectors over card kinds; the stock and the discard pile are lists (top = last)
-because the dublee swap searches the stock from the top and reshuffles need an order. Every
+Hands are count vectors over card kinds; the stock, the discard pile, the seats' discard and
+pick-up records and the reshuffles are the shared rummy :class:`~taas.envs.core.table.Table`
+(the dublee swap is its ``draw_first``). Every
 meld question (may this hand show, which discards show, a loser's minimum deadwood) goes
 through :mod:`taas.envs.marriage.scoring`, which wraps the shared exact solver; the mask caches the
 one solve a step needs.
@@ -27,9 +28,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe, shuffled
+from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe
 from taas.envs.core.game import Game, State
+from taas.envs.core.jit import jit_norc
 from taas.envs.core.series import series_info
+from taas.envs.core.table import Table
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.config import Config
 from taas.envs.marriage.scoring import Scorer, wild_cards, wild_rank_str
@@ -39,36 +42,52 @@ PHASES = ("draw", "discard", "over")
 FACE_UP = ("discarded_by", "taken_by", "set_aside", "revealed")
 
 
+_NO_SHOWS = np.zeros(NUM_KINDS, np.int8)
+
+
+@jit_norc
+def _discard_mask(mask, hand, shows, show_all, banned, wild, swaps):
+    """The discard phase's mask in one compiled pass (a dozen numpy calls cost more than the
+    show check of most hands): discards of held kinds, shows where ``shows`` is set, show-all,
+    dublee swaps of non-wild pairs when ``swaps``; ``banned`` (>= 0) neither discarded nor
+    shown."""
+    for k in range(NUM_KINDS):
+        if hand[k] > 0:
+            mask[A.DISCARD + k] = 1
+            if hand[k] >= 2 and swaps and not wild[k]:
+                mask[A.DUBLEE_SWAP + k] = 1
+        if shows[k]:
+            mask[A.SHOW + k] = 1
+    mask[A.SHOW_ALL] = show_all
+    if banned >= 0:
+        mask[A.DISCARD + banned] = 0
+        mask[A.SHOW + banned] = 0
+
+
 @dataclass
 class MarriageState(State):
     """Everything about one episode; public history is kept incrementally for observations."""
 
-    seed: int
-    rng_state: dict
-    """The episode generator's ``bit_generator.state``: replaced, never mutated, after each
-    draw, so a clone shares it and copying a state never copies a generator."""
     hands: np.ndarray  # (players, kinds) counts
     face_up: np.ndarray
     """(4, players, kinds) int32: every card each seat showed this round, by how
     (``FACE_UP``); ``discarded_by`` etc. are views of it. A card can be discarded again after
     a reshuffle, so the first two records are not bounded by ``decks``."""
-    pile_counts: np.ndarray  # (kinds,) the discard pile as counts
+    table: Table
+    """Stock, discard pile, first up-card, the card just taken and the episode's seed; its
+    ``discarded_by``/``taken_by`` are views of ``face_up``."""
     totals: np.ndarray  # session penalty totals
     returns: np.ndarray
     dealer: int
     active: list[int]  # seats dealt in this round
     dead: list[int] = field(default_factory=list)  # seats out of this round by an invalid show
     fixed_penalty: dict[int, int] = field(default_factory=dict)
-    stock: list[int] = field(default_factory=list)
-    pile: list[int] = field(default_factory=list)
     indicator: int = -1
-    first_up: int = -1  # the card turned to start the discard pile (no seat discarded it)
     wild: np.ndarray = field(default_factory=lambda: np.zeros(NUM_KINDS, bool))
     wild_rank: int = -1  # -1: no wild rank (printed jokers only)
     jokers_redrawn: int = 0
     phase: int = DRAW
     current: int = 0
-    drawn_discard: int = -1
     turns: int = 0
     rounds_played: int = 0
     tiebreak: bool = False
@@ -100,20 +119,18 @@ class MarriageState(State):
 
     def clone(self) -> MarriageState:
         """An independent copy for search: arrays, lists and the dict are copied; the rest
-        (ints, the generator state, the wild flags and finished round records) is never
-        mutated in place, so it is shared."""
+        (ints, the wild flags and finished round records) is never mutated in place, so it is
+        shared."""
         c = object.__new__(MarriageState)
         d = c.__dict__
         d.update(self.__dict__)
         d["hands"] = self.hands.copy()
         d["face_up"] = self.face_up.copy()
-        d["pile_counts"] = self.pile_counts.copy()
         d["totals"] = self.totals.copy()
         d["returns"] = self.returns.copy()
         d["active"] = self.active[:]
         d["dead"] = self.dead[:]
-        d["stock"] = self.stock[:]
-        d["pile"] = self.pile[:]
+        d["table"] = self.table.copy(c.face_up[0], c.face_up[1])
         d["tied"] = self.tied[:]
         d["history"] = self.history[:]
         d["fixed_penalty"] = dict(self.fixed_penalty)
@@ -131,15 +148,6 @@ class MarriageGame(Game):
         self.num_players = config.num_players
         self._shoe = shoe(config.decks, config.jokers)
         self._scorers: dict[bytes, Scorer] = {}
-        self._rng = np.random.default_rng(0)  # scratch: loaded from and saved to a state
-
-    def _generator(self, s: MarriageState) -> np.random.Generator:
-        """The episode's generator, positioned where ``s`` left it; :meth:`_save` after use."""
-        self._rng.bit_generator.state = s.rng_state
-        return self._rng
-
-    def _save(self, s: MarriageState) -> None:
-        s.rng_state = self._rng.bit_generator.state
 
     def scorer(self, state: MarriageState) -> Scorer:
         """The meld/penalty oracle for this round's wild cards (one per wild set, cached)."""
@@ -150,19 +158,16 @@ class MarriageGame(Game):
 
     # -- episode and round set-up -------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> MarriageState:
-        seed = int(rng.integers(2**63))
-        own = np.random.default_rng(seed)
         n = self.num_players
-        dealer = int(own.integers(n))
+        face_up = np.zeros((len(FACE_UP), n, NUM_KINDS), np.int32)
+        table = Table(face_up[0], face_up[1], seed=int(rng.integers(2**63)))
         s = MarriageState(
-            seed=seed,
-            rng_state=own.bit_generator.state,
             hands=np.zeros((n, NUM_KINDS), np.int8),
-            face_up=np.zeros((len(FACE_UP), n, NUM_KINDS), np.int32),
-            pile_counts=np.zeros(NUM_KINDS, np.int16),
+            face_up=face_up,
+            table=table,
             totals=np.zeros(n, np.int64),
             returns=np.zeros(n),
-            dealer=dealer,
+            dealer=int(table.rng().integers(n)),
             active=list(range(n)),
         )
         self._deal(s)
@@ -170,8 +175,7 @@ class MarriageGame(Game):
 
     def _deal(self, s: MarriageState) -> None:
         cfg = self.config
-        rng = self._generator(s)
-        deck = shuffled(self._shoe, rng)
+        deck = s.table.shuffled(self._shoe)
         size = cfg.deal_size
         s.dead, s.fixed_penalty = [], {}  # before choosing seats: every active seat is dealt
         seats = self._seats_after(s, s.dealer)
@@ -182,21 +186,18 @@ class MarriageGame(Game):
         dealt = deck[::-1][: m * size]
         for i, p in enumerate(seats):
             s.hands[p] = np.bincount(dealt[i::m], minlength=NUM_KINDS)
-        s.stock = deck[: len(deck) - m * size]
+        stock = deck[: len(deck) - m * size]
         s.jokers_redrawn = 0
+        rng = s.table.rng()  # where redrawn joker indicators go back
         while True:
-            s.indicator = s.stock.pop()
+            s.indicator = stock.pop()
             if s.indicator != JOKER or cfg.printed_joker_indicator != "redraw":
                 break
-            s.stock.insert(int(rng.integers(len(s.stock))), JOKER)
+            stock.insert(int(rng.integers(len(stock))), JOKER)
             s.jokers_redrawn += 1
-        self._save(s)
         s.wild, s.wild_rank = wild_cards(cfg, s.indicator)
-        s.pile = [s.stock.pop()]
-        s.first_up = s.pile[0]
-        s.pile_counts[:] = 0
-        s.pile_counts[s.pile[0]] = 1
-        s.phase, s.drawn_discard, s.turns = DRAW, -1, 0
+        s.table.start(stock[:-1], stock[-1:])  # zeroes the discard and pick-up records
+        s.phase, s.turns = DRAW, 0
         s.current = seats[0]
 
     def _seats_after(self, s: MarriageState, seat: int) -> list[int]:
@@ -213,8 +214,7 @@ class MarriageGame(Game):
 
     def zones(self, state: MarriageState) -> dict[str, np.ndarray]:
         z = {f"hand_{p}": state.hands[p] for p in range(self.num_players)}
-        z["stock"] = np.bincount(state.stock, minlength=NUM_KINDS)
-        z["discard"] = state.pile_counts
+        z |= state.table.zones()
         z["set_aside"] = state.set_aside.sum(axis=0).astype(np.int64)
         z["indicator"] = np.bincount([state.indicator], minlength=NUM_KINDS)
         return z
@@ -224,41 +224,31 @@ class MarriageGame(Game):
         if s.over:
             return mask
         if s.phase == DRAW:
-            mask[A.DRAW_STOCK] = bool(s.stock)
-            mask[A.DRAW_DISCARD] = bool(s.pile)
+            mask[A.DRAW_STOCK] = bool(s.table.stock)
+            mask[A.DRAW_DISCARD] = bool(s.table.discard)
             return mask
         cfg = self.config
         hand = s.hands[s.current]
-        held = hand > 0
-        mask[A.DISCARD : A.SHOW] = held
         penalize = cfg.invalid_show == "penalize"
-        if cfg.show_requires_discard:
-            if penalize:
-                mask[A.SHOW : A.SHOW_ALL] = held
-            else:
-                mask[A.SHOW : A.SHOW_ALL] = self.scorer(s).show_discards(hand)
-            if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
-                # spec §0: the card just taken is not discarded again, by a show neither
-                mask[A.DISCARD + s.drawn_discard] = mask[A.SHOW + s.drawn_discard] = 0
+        show_all = False
+        if not cfg.show_requires_discard:
+            shows = _NO_SHOWS
+            show_all = penalize or self.scorer(s).can_show(hand)
+        elif penalize:
+            shows = hand  # every held kind: a false show is allowed and penalized
         else:
-            if cfg.forbid_rediscard_of_drawn_discard and s.drawn_discard >= 0:
-                mask[A.DISCARD + s.drawn_discard] = 0
-            mask[A.SHOW_ALL] = penalize or self.scorer(s).can_show(hand)
-        if cfg.dublee_swap and s.stock:
-            pairs = (hand >= 2) & ~s.wild
-            mask[A.DUBLEE_SWAP : A.NUM_ACTIONS] = pairs
+            shows = self.scorer(s).show_discards(hand)
+        # spec §0: the card just taken is not discarded again, by a show neither
+        banned = s.table.drawn_discard if cfg.forbid_rediscard_of_drawn_discard else -1
+        _discard_mask(mask, hand, shows, show_all, banned, s.wild,
+                      cfg.dublee_swap and bool(s.table.stock))
         return mask
 
     # -- transitions -------------------------------------------------------------------------
     def _apply(self, s: MarriageState, a: int) -> None:
-        p = s.current
+        p, t = s.current, s.table
         if s.phase == DRAW:
-            if a == A.DRAW_STOCK:
-                card, s.drawn_discard = self._pop_stock(s), -1
-            else:
-                card = s.drawn_discard = s.pile.pop()
-                s.pile_counts[card] -= 1
-                s.taken_by[p, card] += 1
+            card = t.draw() if a == A.DRAW_STOCK else t.take(p)
             s.hands[p, card] += 1
             s.phase = DISCARD
             s.turns += 1
@@ -271,9 +261,7 @@ class MarriageGame(Game):
         else:
             card = a - A.SHOW if a >= A.SHOW else a - A.DISCARD
             s.hands[p, card] -= 1
-            s.pile.append(card)
-            s.pile_counts[card] += 1
-            s.discarded_by[p, card] += 1
+            t.discard_card(p, card)
             if a >= A.SHOW:
                 self._show(s, p)
                 return
@@ -284,14 +272,7 @@ class MarriageGame(Game):
         (or the top card when the stock holds none)."""
         s.hands[p, card] -= 2
         s.set_aside[p, card] += 2
-        for i in range(len(s.stock) - 1, -1, -1):
-            if s.wild[s.stock[i]]:
-                got = s.stock.pop(i)
-                break
-        else:
-            got = s.stock.pop()
-        s.hands[p, got] += 1
-        self._refill(s)
+        s.hands[p, s.table.draw_first(s.wild)] += 1
 
     def _show(self, s: MarriageState, p: int) -> None:
         """A valid show wins the round; an invalid one (only offered under ``"penalize"``) puts
@@ -310,30 +291,14 @@ class MarriageGame(Game):
             self._next_turn(s, p)
 
     def _next_turn(self, s: MarriageState, p: int) -> None:
-        s.drawn_discard = -1
+        s.table.drawn_discard = -1
         if s.turns >= self.config.max_turns_per_round:
             s.over = s.truncated = True
             return
-        self._refill(s)
-        if not s.stock:  # deadlock: nothing left to draw or recycle
-            self._end_round(s, -1)
+        if not s.table.stock:  # deadlock: the table refills whenever it can, so nothing is
+            self._end_round(s, -1)  # left to draw or recycle
             return
         s.phase, s.current = DRAW, self._seats_after(s, p)[0]
-
-    def _pop_stock(self, s: MarriageState) -> int:
-        card = s.stock.pop()
-        self._refill(s)
-        return card
-
-    def _refill(self, s: MarriageState) -> None:
-        """The moment the stock is empty, the discard pile except its top card is shuffled
-        into a new stock."""
-        if not s.stock and len(s.pile) > 1:
-            s.stock = shuffled(np.bincount(s.pile[:-1], minlength=NUM_KINDS), self._generator(s))
-            self._save(s)
-            s.pile = s.pile[-1:]
-            s.pile_counts[:] = 0
-            s.pile_counts[s.pile[0]] = 1
 
     # -- scoring and the session -------------------------------------------------------------
     def _end_round(self, s: MarriageState, winner: int, shown: bool = False) -> None:
@@ -436,13 +401,14 @@ class MarriageGame(Game):
         return info
 
     def render(self, state: MarriageState, symbols: bool = True) -> str:
-        top = cards_str(state.pile[-1:], symbols) or "-"
+        t = state.table
+        top = cards_str(t.discard[-1:], symbols) or "-"
         wild = wild_rank_str(state.wild_rank) or "printed jokers only"
         lines = [
             f"Marriage  round {state.rounds_played + (not state.over)}"
             f"{' (tie-break)' if state.tiebreak else ''}  dealer player_{state.dealer}  "
             f"indicator {card_str(state.indicator, symbols)}  wild {wild}  "
-            f"stock {len(state.stock)}  discard {top} ({len(state.pile)})"
+            f"stock {len(t.stock)}  discard {top} ({len(t.discard)})"
         ]
         for p in range(self.num_players):
             mark = "*" if p == self.current_player(state) else " "

@@ -5,6 +5,7 @@ meld_reference.py, and hypothesis properties."""
 from __future__ import annotations
 
 import os
+import pickle
 
 import numpy as np
 import pytest
@@ -226,7 +227,8 @@ def test_six_plus_wilds() -> None:
 
 def test_tables_too_small_for_a_layer_grow_and_the_answer_stands(monkeypatch) -> None:
     """The sweep abandons a solve whose state table overflows and retries with bigger ones;
-    the answers must be those of the reference, from tables of 4 slots upwards."""
+    the answers must be those of the reference, from tables of 4 slots upwards (the small
+    tables every solve tries first included)."""
     rules = marriage()
     h = hand("7H 7H 7S 7S 9H 9S 8S 8H 8D 8C JK JK 3C 4C 5C 10D 10D 2H 2H KS AS")
     h22 = h.copy()
@@ -237,6 +239,7 @@ def test_tables_too_small_for_a_layer_grow_and_the_answer_stands(monkeypatch) ->
         lambda: min_deadwood(h, rules).penalty == ref_deadwood(h, rules),
     ):
         monkeypatch.setattr(melds, "_TABLES", [melds_kernel.tables(2)])
+        monkeypatch.setattr(melds, "_SMALL", melds_kernel.tables(2))
         assert check()
         assert len(melds._TABLES[0][0][1]) > 4  # it did grow
 
@@ -383,3 +386,35 @@ def test_adding_a_spare_pure_run_never_raises_deadwood(counts: np.ndarray, suit:
     for q in range(start, start + 3):
         more[kind(q % 13, suit)] += 1
     assert deadwood(more, rules) <= deadwood(counts, rules)
+
+
+def test_rules_hash_is_cached_but_never_pickled():
+    """The hash is computed once per rules object (every solver call looks the compiled rules
+    up by it) and left out of pickles, since string hashes differ between processes."""
+    rules = melds.MeldRules(lives_required=1)
+    assert hash(rules) == hash(melds.MeldRules(lives_required=1))
+    copy = pickle.loads(pickle.dumps(rules))
+    assert "_hash" not in copy.__dict__ and copy == rules and hash(copy) == hash(rules)
+    assert rules != melds.MeldRules(lives_required=2)
+
+
+def test_compiled_tables_do_not_depend_on_what_was_compiled_before():
+    """Rank tables are shared between rule sets: a rule set compiled after others (other wild
+    ranks) gets exactly the arrays it gets compiled first."""
+    def compiled(rank: int) -> melds._Compiled:
+        return melds._compile(melds.MeldRules(wild=melds.wild_mask(ranks=[rank]),
+                                              lives_required=1, max_group_size=5))
+
+    def clear() -> None:
+        for cached in (melds._compile, melds._rank_table, melds._group_options,
+                       melds._pool_outcomes):
+            cached.cache_clear()
+
+    clear()
+    compiled(5)
+    warm = compiled(6)  # twelve ranks' tables come from rank 5's compile
+    clear()
+    cold = compiled(6)
+    for name in ("opt_start", "opt_dead", "opt_w", "opt_room", "opt_lives", "opt_cost"):
+        assert np.array_equal(getattr(warm, name), getattr(cold, name)), name
+    assert warm.compositions == cold.compositions

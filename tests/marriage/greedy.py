@@ -32,9 +32,9 @@ def greedy_action(game: MarriageGame, s: MarriageState, rng: np.random.Generator
         if not mask[A.DRAW_DISCARD] or not mask[A.DRAW_STOCK]:
             return int(legal[0])
         taken = hand.copy()
-        taken[s.pile[-1]] += 1
+        taken[s.table.discard[-1]] += 1
         best_with = min(_deadwood_after(scorer, taken, k) for k in np.flatnonzero(taken)
-                        if k != s.pile[-1])
+                        if k != s.table.discard[-1])
         return A.DRAW_DISCARD if best_with < melds.deadwood(hand, scorer.rules) else A.DRAW_STOCK
     valid = scorer.show_discards(hand) if game.config.show_requires_discard else None
     for a in legal:

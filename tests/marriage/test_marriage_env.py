@@ -72,13 +72,13 @@ def hidden_redeal(s, seat: int, rng: np.random.Generator):
     are dealt anew (same sizes) from their union."""
     t = s.clone()
     others = [p for p in t.active if p != seat and p not in t.dead]
-    pool = np.bincount(t.stock, minlength=NUM_KINDS) + sum(t.hands[p] for p in others)
+    pool = np.bincount(t.table.stock, minlength=NUM_KINDS) + sum(t.hands[p] for p in others)
     cards = shuffled(pool, rng)
     for p in others:
         size = int(t.hands[p].sum())
         t.hands[p] = np.bincount(cards[:size], minlength=NUM_KINDS)
         cards = cards[size:]
-    t.stock = cards
+    t.table.stock = cards
     return t
 
 
@@ -109,7 +109,7 @@ def test_dublee_swap_hides_the_card_received():
     s = game.new_state(np.random.default_rng(3))
     s.hands[0] = to_counts(parse_cards("9C 9C 2S 3S 4S 5H 6H 7D 10D JC QC KC AH 2D 3C 4C 5C 6C"
                                        " 7C 10C JS JH"))
-    s.stock.append(parse_card("JK"))
+    s.table.stock.append(parse_card("JK"))
     s.current, s.phase, s.mask = 0, DISCARD, None
     before = [observer.encode(s, p) for p in range(4)]
     game.apply_action(s, A.DUBLEE_SWAP + parse_card("9C"))
@@ -136,9 +136,9 @@ def test_observation_layout_and_own_view():
     assert obs[LAYOUT["indicator"].start + s.indicator] == 1
     assert obs[LAYOUT["wild_rank"].start + s.wild_rank] == 1
     assert obs[LAYOUT["wild"]].sum() == 5
-    assert obs[LAYOUT["top_discard"].start + s.pile[-1]] == 1
-    assert obs[LAYOUT["first_up"].start + s.pile[-1]] == 1
-    assert obs[LAYOUT["stock_size"]][0] == pytest.approx(len(s.stock) / 159)
+    assert obs[LAYOUT["top_discard"].start + s.table.discard[-1]] == 1
+    assert obs[LAYOUT["first_up"].start + s.table.discard[-1]] == 1
+    assert obs[LAYOUT["stock_size"]][0] == pytest.approx(len(s.table.stock) / 159)
     assert obs[LAYOUT["hand_sizes"]] == pytest.approx([21 / 22] * 4 + [0, 0])
     assert obs[LAYOUT["active"]].tolist() == [1] * 4 + [0, 0]
     assert obs[LAYOUT["phase"]].tolist() == [1, 0]

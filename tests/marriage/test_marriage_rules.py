@@ -27,9 +27,7 @@ def scripted(hands: dict[int, str], stock: str = "", pile: str = "", current: in
     s.hands[:] = 0
     for p, cards in hands.items():
         s.hands[p] = to_counts(parse_cards(cards))
-    s.stock = parse_cards(stock)
-    s.pile = parse_cards(pile)
-    s.pile_counts[:] = to_counts(s.pile)
+    s.table.start(parse_cards(stock), parse_cards(pile))
     s.indicator = parse_card(indicator)
     s.wild, s.wild_rank = wild_cards(game.config, s.indicator)
     s.current, s.phase, s.mask = current, phase, None
@@ -62,7 +60,7 @@ def test_deal(flags, hand, stock, jokers):
         s = game.new_state(np.random.default_rng(seed))
         n = game.num_players
         assert s.hands.sum(axis=1).tolist() == [hand] * n
-        assert len(s.stock) == stock and len(s.pile) == 1
+        assert len(s.table.stock) == stock and len(s.table.discard) == 1
         assert game.shoe(s).sum() == 52 * game.config.decks + jokers
         assert np.array_equal(sum(game.zones(s).values()), game.shoe(s))
         assert s.current == (s.dealer + 1) % n and s.phase == DRAW
@@ -81,7 +79,7 @@ def test_joker_indicator_is_redrawn():
     game, s = _first_joker_indicator({})
     assert s.jokers_redrawn >= 1 and s.indicator != JOKER
     assert np.array_equal(sum(game.zones(s).values()), game.shoe(s))
-    assert s.stock.count(JOKER) >= 1
+    assert s.table.stock.count(JOKER) >= 1
 
 
 @pytest.mark.parametrize(("rule", "rank", "wilds"), [("aces_wild", 0, 5), ("printed_only", -1, 1)])
@@ -95,10 +93,10 @@ def test_draw_then_discard_passes_the_turn():
     game, s = scripted({0: "2S 3S", 1: "4H"}, stock="9D KC", pile="5C")
     assert legal(game, s) == {"draw", "take"}
     act(game, s, "draw")
-    assert s.phase == DISCARD and s.hands[0].sum() == 3 and s.stock == [parse_card("9D")]
+    assert s.phase == DISCARD and s.hands[0].sum() == 3 and s.table.stock == [parse_card("9D")]
     assert {"discard 2S", "discard 3S", "discard KC"} <= legal(game, s)
     act(game, s, "discard 2S")
-    assert s.current == 1 and s.phase == DRAW and s.pile[-1] == parse_card("2S")
+    assert s.current == 1 and s.phase == DRAW and s.table.discard[-1] == parse_card("2S")
     assert s.discarded_by[0, parse_card("2S")] == 1
     with pytest.raises(ValueError, match="illegal action"):
         act(game, s, "discard 3S")
@@ -109,7 +107,7 @@ def test_rediscard_of_taken_discard(forbid):
     game, s = scripted({0: "2S 9C"}, stock="4D", pile="3H 9C",
                        forbid_rediscard_of_drawn_discard=forbid)
     act(game, s, "take")
-    assert s.taken_by[0, parse_card("9C")] == 1 and s.pile == [parse_card("3H")]
+    assert s.taken_by[0, parse_card("9C")] == 1 and s.table.discard == [parse_card("3H")]
     assert ("discard 9C" in legal(game, s)) is not forbid
     assert "discard 2S" in legal(game, s)
 
@@ -157,7 +155,7 @@ def test_invalid_show_under_penalize():
     act(game, s, "show KH")
     assert s.dead == [0] and s.fixed_penalty[0] == 162  # max(100, 162)
     assert np.array_equal(s.revealed[0], to_counts(parse_cards(M4)))
-    assert s.current == 1 and s.pile[-1] == parse_card("KH")
+    assert s.current == 1 and s.table.discard[-1] == parse_card("KH")
     act(game, s, "draw")
     act(game, s, "show 9C")  # the rest (with 4D) is worth 41: charged 100
     assert game.is_terminal(s)  # only player 2 is left: player 2 wins
@@ -188,14 +186,14 @@ def test_m10_dublee_swap_takes_the_first_wild_from_the_stock():
     act(game, s, "dublee_swap 9C")
     assert s.set_aside[0, parse_card("9C")] == 2 and s.hands[0, parse_card("9C")] == 0
     assert s.hands[0, JOKER] == 3 and s.hands[0].sum() == 6
-    assert s.stock == parse_cards("2D 5S 4H 3S") and s.pile == [parse_card("6D")]
+    assert s.table.stock == parse_cards("2D 5S 4H 3S") and s.table.discard == [parse_card("6D")]
     assert s.current == 1 and s.phase == DRAW
 
 
 def test_dublee_swap_without_wild_in_stock_takes_the_top_card():
     game, s = scripted({0: "9C 9C 3H"}, stock="2D 5S", pile="6D", phase=DISCARD)
     act(game, s, "dublee_swap 9C")
-    assert s.hands[0, parse_card("5S")] == 1 and s.stock == [parse_card("2D")]
+    assert s.hands[0, parse_card("5S")] == 1 and s.table.stock == [parse_card("2D")]
 
 
 def test_no_dublee_variant():
@@ -206,8 +204,8 @@ def test_no_dublee_variant():
 def test_stock_exhaustion_reshuffles_the_pile_but_its_top():
     game, s = scripted({0: "2S"}, stock="5S", pile="2C 3C 4C")
     act(game, s, "draw")
-    assert sorted(s.stock) == parse_cards("2C 3C") and s.pile == [parse_card("4C")]
-    assert s.pile_counts.sum() == 1
+    assert sorted(s.table.stock) == parse_cards("2C 3C") and s.table.discard == [parse_card("4C")]
+    assert s.table.pile.sum() == 1
 
 
 def test_deadlock_ends_the_round_void():
@@ -343,7 +341,7 @@ def test_hand_sizes_between_turns(seed, players):
             extra = p == s.current and s.phase == DISCARD
             assert sizes[p] == 21 + extra
         assert (s.set_aside % 2 == 0).all()
-        assert np.array_equal(s.pile_counts, np.bincount(s.pile, minlength=NUM_KINDS))
+        assert np.array_equal(s.table.pile, np.bincount(s.table.discard, minlength=NUM_KINDS))
         game.apply_action(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
 
 

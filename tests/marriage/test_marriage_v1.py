@@ -125,9 +125,9 @@ def test_zero_sum_settled_each_round_matches_the_session_with_tied_only_tiebreak
 # 4. the public record keeps the first up-card after a reshuffle
 def test_first_up_card_stays_public_after_a_reshuffle():
     game, s = scripted({0: "2S"}, stock="5S", pile="2C 3C 4C")
-    s.first_up = parse_card("2C")
+    s.table.first_up = parse_card("2C")
     act(game, s, "draw")  # the stock is empty: 2C and 3C are shuffled into it
-    assert s.pile == [parse_card("4C")]
+    assert s.table.discard == [parse_card("4C")]
     obs = MarriageObserver(game.config).encode(s, 1)
     first = obs[LAYOUT["first_up"]]
     assert first[parse_card("2C")] == 1 and first.sum() == 1
@@ -136,7 +136,7 @@ def test_first_up_card_stays_public_after_a_reshuffle():
 def test_first_up_card_is_the_deal_s_pile():
     game = MarriageGame(Config())
     s = game.new_state(np.random.default_rng(4))
-    assert s.first_up == s.pile[0]
+    assert s.table.first_up == s.table.discard[0]
 
 
 # 5. render after a dublee swap, in every render mode
@@ -181,8 +181,8 @@ def test_clone_is_independent_and_replays_the_same():
     before = pickle.dumps(s)
     t = s.clone()
     assert pickle.dumps(t) == before
-    s.stock[:] = s.stock[:1]  # the next draws reshuffle: the generator is used
-    t.stock[:] = t.stock[:1]
+    s.table.stock[:] = s.table.stock[:1]  # the next draws reshuffle: the generator is used
+    t.table.stock[:] = t.table.stock[:1]
     s.mask = t.mask = None
     u = t.clone()
     for x in (s, t, u):
