@@ -1,4 +1,4 @@
-"""A rule-based Mariage player: the standard Sixty-Six strategy of the spec's tips.
+"""A rule-based Mariage player: the standard Sixty-Six strategy.
 
 It reads only the observation (through :data:`taas.envs.mariage.observation.LAYOUT`), so it sees
 exactly what a careful player sees. Priorities: claim as soon as the score reaches 66; take the

@@ -1,6 +1,6 @@
 """Continental Rummy rule variants: one frozen, validated dataclass.
 
-Spec: shared/rules/continental.md.
+Rules: docs/rules/continental.md.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ MAX_PLAYERS = 8
 
 @dataclass(frozen=True)
 class Config:
-    """Every rule variant of Continental Rummy; defaults are the seed's rules.
+    """Every rule variant of Continental Rummy; defaults are the rules of docs/rules/continental.md.
 
     ``large_table`` applies to 7–8 players only: ``"third_deck"`` adds a third deck and two
     more jokers (15 cards each), ``"deal_13"`` keeps 108 cards and deals 13 each.

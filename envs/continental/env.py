@@ -1,6 +1,6 @@
 """Continental Rummy (``continental_v1``): sets-only rummy, go out all at once.
 
-Rules (seed 004; spec ``shared/rules/continental.md``). 3–8 players, two decks and 4 jokers
+Rules (in full, with worked examples: ``docs/rules/continental.md`` in the repository). 3–8 players, two decks and 4 jokers
 (108 cards); 15 cards each. A turn: draw the top stock card or the top discard, then discard
 one card — or go out: discard one card and lay every other card in groups of 3+ cards of one
 rank (suits do not matter, duplicates are normal, jokers wild, each group with at least one
@@ -34,7 +34,7 @@ reward                              "points"      "zero_sum", "win"
 max_turns_per_round                 1000          safety limit: the round ends truncated
 ==================================  ============  ==========================================
 
-Where the seed is silent the engine decides as documented in :mod:`taas.envs.continental.rules`
+Where the rules are silent the engine decides as documented in :mod:`taas.envs.continental.rules`
 (re-discarding a card taken from the pile is forbidden for either identical copy, also as the
 go-out discard, with no exception; the stock is rebuilt whenever it is empty and the pile holds
 more than its top card; buyers are asked clockwise from the seat after the next player, only

@@ -1,4 +1,4 @@
-"""Continental Rummy rules engine (seed 004, spec shared/rules/continental.md).
+"""Continental Rummy rules engine (rules: docs/rules/continental.md).
 
 Sets only: a hand goes out when, after one final discard, every other card lies in groups of
 3+ cards of one rank (jokers wild, at least ``min_naturals_per_group`` natural cards each, at
@@ -6,7 +6,7 @@ least two groups; :mod:`taas.envs.continental.hands`). Nothing is melded before 
 loser is charged the whole hand. The stock, the pile and the seats' pile records are the shared
 rummy :class:`~taas.envs.core.table.Table`.
 
-Decisions where the seed is silent (documented in the env docstring too):
+Decisions where the rules are silent (documented in the env docstring too):
 - a card taken from the discard pile may not be discarded, nor be the go-out discard, in the
   same turn; with two identical copies in hand either copy counts as "that card";
 - the stock is rebuilt from the pile but its top card whenever it is empty and the pile holds

@@ -221,7 +221,7 @@ def _group_shapes(g: _Groups, pool: tuple) -> list:
 
 def _beats(q: tuple, o: tuple) -> bool:
     """Outcome q is at least as good as o in every future: no more lives lost, and the wilds
-    it saves fit into its extra room (notes/meld-solver.md, pruning 6)."""
+    it saves fit into its extra room (docs/meld-solver.md, "Why the pruning is safe", rule 5)."""
     return q[3] >= o[3] and q[1] <= o[1] and q[2] - (o[1] - q[1]) >= o[2]
 
 

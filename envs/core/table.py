@@ -15,7 +15,7 @@ what differs (its deal, its melds, its extra ways to take cards):
   a draw): the mover's card for the re-discard ban.
 - The stock is rebuilt whenever it is empty and the pile holds more than its top card: the
   pile but its top card, shuffled. :meth:`draw`, :meth:`draw_first` and :meth:`discard_card` check
-  it, so at every decision point ``stock == [] implies len(discard) <= 1`` (Continental §5.5,
+  it, so at every decision point ``stock == [] implies len(discard) <= 1`` (Continental,
   Marriage, Rommé ``"reshuffle"``). ``reshuffle=False`` never rebuilds (Rommé ``"block"``: the
   engine ends the round when the stock is empty).
 - Randomness: every shuffle (the deal and each reshuffle) uses a generator derived from

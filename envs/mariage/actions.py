@@ -13,7 +13,7 @@ ids         name            meaning
 38          ``claim``       claim 66 and end the deal
 ==========  ==============  ===========================================================
 
-Declaring a marriage and leading its card are two actions because the spec lets the declarer
+Declaring a marriage and leading its card are two actions because the rules let the declarer
 claim in between (the marriage may be what reaches 66).
 """
 

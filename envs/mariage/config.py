@@ -1,4 +1,4 @@
-"""Mariage rule variants: one frozen, validated dataclass (spec: shared/rules/mariage.md §3.8)."""
+"""Mariage rule variants: one frozen, validated dataclass (rules: docs/rules/mariage.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ BOOLS = (True, False)
 
 @dataclass(frozen=True)
 class Config:
-    """Every rule variant of Mariage; defaults are the seed's rules (gaps as the spec chose).
+    """Every rule variant of Mariage; defaults are the rules of docs/rules/mariage.md.
 
     ``closing_penalty`` is what the closer's opponent scores when the closer fails;
     ``closing_penalty_no_trick`` applies instead when that opponent had no trick at the moment

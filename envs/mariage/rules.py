@@ -1,4 +1,4 @@
-"""The Mariage engine (spec: shared/rules/mariage.md): deal, legal actions, play, scoring, match.
+"""The Mariage engine (rules: docs/rules/mariage.md): deal, legal actions, play, scoring, match.
 
 State is a handful of ints, 32-bit card bitmasks and short lists, so a step is a few integer
 operations and ``clone`` is a shallow copy of small lists (search agents clone a lot).

@@ -1,4 +1,4 @@
-"""Marriage (Nepal) rule variants: one frozen, validated dataclass (spec: rules/marriage.md)."""
+"""Marriage (Nepal) rule variants: one frozen, validated dataclass (rules: docs/rules/marriage.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ MAX_PLAYERS = 6
 
 @dataclass(frozen=True)
 class Config:
-    """Every rule variant of Marriage; defaults are the seed's rules (spec §2.8).
+    """Every rule variant of Marriage; defaults are the rules of docs/rules/marriage.md.
 
     ``None`` means "derived": ``printed_jokers`` = ``decks``, ``hand_size`` = 21 with 3 decks and
     13 with 2, ``num_rounds`` = 2 × players. ``episode="match"`` plays the whole session (with
@@ -95,7 +95,7 @@ class Config:
         check_optional_int(GAME, "target_score", self.target_score, 1)
         check_choice(GAME, "tiebreak_players", self.tiebreak_players, ("all", "tied_only"))
         check_choice(GAME, "deadlock", self.deadlock, ("void",))
-        # "nepali_traditional" (spec §2.9) is a separate preset that is not implemented yet.
+        # "nepali_traditional" (the traditional Nepali game with tiplu and maal points) is a separate preset that is not implemented yet.
         check_choice(GAME, "ruleset", self.ruleset, ("seed",))
         check_choice(GAME, "episode", self.episode, ("round", "match"))
         check_choice(GAME, "reward", self.reward, ("points", "zero_sum", "win"))

@@ -1,6 +1,6 @@
 """Marriage (``marriage_v1``): Nepal's three-deck rummy with a wild rank, dublees and tunnelas.
 
-Rules (seed 000; spec ``shared/rules/marriage.md``). 3–6 players, three decks and three
+Rules (in full, with worked examples: ``docs/rules/marriage.md`` in the repository). 3–6 players, three decks and three
 printed jokers (159 cards); 21 cards each. The top stock card is turned as the indicator (out
 of play): every card of the next rank up (2 < … < K < A < 2) is wild this round, in all suits,
 as are the printed jokers. A turn: draw the top stock card or the top discard, then one of
@@ -25,7 +25,7 @@ Flags (``taas.envs.make("marriage_v1", **flags)``):
 flag                                default       alternatives
 ==================================  ============  ==========================================
 num_players                         4             3..6 (3..4 with decks=2)
-allow_two_players                   False         True (2 players, outside the seed)
+allow_two_players                   False         True (2 players, outside the rules)
 decks                               3             2 (106 cards)
 printed_jokers                      None (=decks) 0
 hand_size                           None          21 (3 decks); 13 (default), 16 (2 decks)
@@ -62,7 +62,7 @@ reward                              "points"      "zero_sum", "win"
 max_turns_per_round                 1000          safety limit: the episode ends truncated
 ==================================  ============  ==========================================
 
-Where the spec leaves room the engine decides as documented in :mod:`taas.envs.marriage.rules`
+Where the rules leave room the engine decides as documented in :mod:`taas.envs.marriage.rules`
 (a redrawn joker indicator goes back below the top card; an invalid show still discards,
 reveals the rest and charges max(invalid_show_penalty, their value) unless the round ends
 void; void rounds count as played; with a ``tunnela_bonus`` a loser pays the least over every
@@ -125,9 +125,9 @@ Illegal actions: the raw env raises ``ValueError`` naming the action, the player
 actions; ``env()`` applies PettingZoo's convention (the episode ends, the offender gets -1).
 
 Version History
-- v1: rules, rewards and observation fixed against the spec.
+- v1: rules, rewards and observation fixed against the rules.
   Rules: the card just taken from the discard pile may not be discarded by a show either
-  (spec §0 as written; v0 let a show discard it). A loser with ``tunnela_bonus`` pays the least
+  (the re-discard ban as written; v0 let a show discard it). A loser with ``tunnela_bonus`` pays the least
   over every arrangement, the bonus included (v0 took the minimum-deadwood arrangement, which
   could hide a tunnela in a group of six). A void round charges no one, also after an invalid
   show under ``invalid_show="penalize"`` (v0 charged the invalid show unless

@@ -1,4 +1,4 @@
-"""Marriage rules engine (seed 000, spec shared/rules/marriage.md).
+"""Marriage rules engine (rules: docs/rules/marriage.md).
 
 Hands are count vectors over card kinds; the stock, the discard pile, the seats' discard and
 pick-up records and the reshuffles are the shared rummy :class:`~taas.envs.core.table.Table`
@@ -7,12 +7,12 @@ meld question (may this hand show, which discards show, a loser's minimum deadwo
 through :mod:`taas.envs.marriage.scoring`, which wraps the shared exact solver; the mask caches the
 one solve a step needs.
 
-Decisions where the spec leaves room (documented in the env docstring too):
+Decisions where the rules leave room (documented in the env docstring too):
 - a printed-joker indicator under ``"redraw"`` goes back below the top card, so the next card
   turned is a different one; the number of redraws is public; under ``"aces_wild"`` with
   ``wild_scope="rank_and_suit"`` a joker indicator has no suit, so every ace is wild;
 - ``forbid_rediscard_of_drawn_discard`` forbids discarding the kind just taken (either
-  identical copy), as a plain discard and as a show's discard (spec §0 as written; a hand
+  identical copy), as a plain discard and as a show's discard (the shared rummy rule as written; a hand
   of 22 always holds another kind, so the ban never leaves a turn without a discard); a
   dublee swap may set the taken card aside (it goes out of play, not back to the pile);
 - an invalid show (``"penalize"``) still makes its discard, reveals the other cards, and charges
@@ -238,7 +238,7 @@ class MarriageGame(Game):
             shows = hand  # every held kind: a false show is allowed and penalized
         else:
             shows = self.scorer(s).show_discards(hand)
-        # spec §0: the card just taken is not discarded again, by a show neither
+        # the re-discard ban: the card just taken is not discarded again, by a show neither
         banned = s.table.drawn_discard if cfg.forbid_rediscard_of_drawn_discard else -1
         _discard_mask(mask, hand, shows, show_all, banned, s.wild,
                       cfg.dublee_swap and bool(s.table.stock))
@@ -310,7 +310,7 @@ class MarriageGame(Game):
         penalties = np.zeros(n, np.int64)
         players = {}
         for q in s.active:
-            if winner < 0 or q in s.fixed_penalty:  # a void round charges no one (spec §2.5)
+            if winner < 0 or q in s.fixed_penalty:  # a void round charges no one (docs/rules/marriage.md)
                 penalties[q] = 0 if winner < 0 else s.fixed_penalty[q]
                 hand = [card_str(c) for c in from_counts(s.hands[q])]
                 players[q] = {"hand": hand, "invalid_show": q in s.fixed_penalty,

@@ -31,7 +31,7 @@ from taas.envs.marriage.config import GAME, Config
 
 def wild_cards(config: Config, indicator: int) -> tuple[np.ndarray, int]:
     """The round's wild kinds (53 bools) and wild rank (-1: printed jokers only) for this
-    indicator: the next rank up in the circular order 2 < … < K < A < 2 (spec §2.2)."""
+    indicator: the next rank up in the circular order 2 < … < K < A < 2 (docs/rules/marriage.md)."""
     wild = np.zeros(NUM_KINDS, bool)
     wild[JOKER] = True
     if indicator == JOKER:

@@ -1,6 +1,6 @@
 """Rommé (German Rummy) rule variants: one frozen, validated dataclass.
 
-Spec: shared/rules/romme.md (§4.8 lists every flag and where it comes from).
+Rules: docs/rules/romme.md (every flag, and the decisions taken where the sources are silent).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ BOOLS = (True, False)
 
 @dataclass(frozen=True)
 class Config:
-    """Every rule variant of Rommé; defaults are the seed's scoring on German tournament-style
+    """Every rule variant of Rommé; defaults are German Rommé's scoring (docs/rules/romme.md) on German tournament-style
     play (110 cards, 13 each, opening >= 40).
 
     ``target_per_opponent`` sets the match target (100 per opponent); ``never_opened_cap`` is
-    the flat cap, the other cap (half the target) always applies as the seed says.
+    the flat cap, the other cap (half the target) always applies as the scoring rules say.
     ``rediscard_ban_lapses=True`` lets the card just taken from the pile be discarded when
     nothing else is left to discard (romme_v0's behaviour); by default it never is.
     ``episode="match"`` plays rounds until the target is reached with a single lowest total.

@@ -1,7 +1,7 @@
 """Rommé (``romme_v1``): German Rummy with an opening meld, a shared table, laying off and
 joker exchange.
 
-Rules (seed 002 for the scoring; the game is rebuilt in ``shared/rules/romme.md``). 2–6
+Rules (in full, with worked examples: ``docs/rules/romme.md`` in the repository). 2–6
 players, two packs and 6 jokers (110 cards), 13 cards each; the next card starts the discard
 pile. A turn: draw the top stock card or the top discard, then lay melds, lay off and
 exchange jokers as you may, then discard one card. Melds are runs (3+ cards of one suit in
@@ -61,7 +61,7 @@ max_turns_per_round                 1000                      safety limit: the 
                                                               truncated (no scores)
 ==================================  ========================  ==================================
 
-Engine decisions where the spec is silent are listed in :mod:`taas.envs.romme.rules`; the main
+Engine decisions where the rules are silent are listed in :mod:`taas.envs.romme.rules`; the main
 ones: before opening, meld shapes are offered only while an opening reaching ``opening_min`` is
 still possible, and the melds laid towards it stay provisional (``abandon`` takes them back)
 until it is reached; an action is offered only if the turn can still end by the rules after it

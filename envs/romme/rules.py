@@ -1,10 +1,10 @@
-"""Rommé rules engine (seed 002 scoring, game rebuilt in shared/rules/romme.md).
+"""Rommé rules engine (rules: docs/rules/romme.md).
 
 Hands are count vectors over card kinds; the table is a list of :class:`TableMeld`. A turn is
 two phases: DRAW (stock or discard pile), then PLAY: any number of melds, lay-offs and joker
 exchanges, ended by a discard (or by going out).
 
-Decisions the spec leaves to the engine (documented in the env docstring too):
+Decisions the rules leave to the engine (documented in the env docstring too):
 - A lay-off names the table slot and the run end (or the set's suit); an exchange names the
   slot and the joker (by the rank it stands for in a run, by the suit put in a set).
 - Before opening, meld shapes are offered only while the hand and the melds pending this turn

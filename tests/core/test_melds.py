@@ -1,5 +1,5 @@
-"""The meld solver: worked examples from rules/marriage.md and rules/romme.md, the nasty cases
-of notes/meld-solver.md §7, a seeded cross-check against the reference search in
+"""The meld solver: worked examples from docs/rules/marriage.md and docs/rules/romme.md, the hard
+cases of docs/meld-solver.md, a seeded cross-check against the reference search in
 meld_reference.py, and hypothesis properties."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ EIGHT = 7  # rank index of the 8s (rank 0 = ace)
 
 
 def marriage(wild_rank: int | None = EIGHT, lives: int = 1, **kw) -> MeldRules:
-    """Marriage defaults (rules/marriage.md §2.3, §2.6): 3+ groups, anchor rule, ace 10."""
+    """Marriage defaults (docs/rules/marriage.md): 3+ groups, anchor rule, ace 10."""
     ranks = () if wild_rank is None else (wild_rank,)
     return MeldRules(wild=wild_mask(ranks=ranks), values=card_values(ace=kw.pop("ace", 10)),
                      lives_required=lives, **kw)
@@ -120,7 +120,7 @@ def test_m11_a_fully_melded_22_card_hand_discards_a_spare_card() -> None:
     assert {kind(2, 1), kind(5, 1), kind(8, 0), kind(12, 0), kind(11, 2)} <= got
 
 
-# --------------------------------------------------------------------------- nasty cases (§7)
+# --------------------------------------------------------- hard cases (docs/meld-solver.md)
 
 
 def test_greedy_fails() -> None:

@@ -1,4 +1,4 @@
-"""The spec's worked examples X1-X10 (shared/rules/mariage.md §3.9), hand-checked."""
+"""The worked examples X1-X10 of docs/rules/mariage.md, hand-checked."""
 
 from __future__ import annotations
 

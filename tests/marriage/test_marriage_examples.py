@@ -1,4 +1,4 @@
-"""The worked examples M1–M11 of shared/rules/marriage.md §2.10, as table-driven tests."""
+"""The worked examples M1–M11 of docs/rules/marriage.md, as table-driven tests."""
 
 from __future__ import annotations
 

@@ -47,8 +47,8 @@ def act(game, s, name: str) -> None:
     ("flags", "hand", "stock", "jokers"),
     [
         ({}, 21, 159 - 84 - 2, 3),
-        ({"num_players": 3}, 21, 94, 3),  # spec §2.1: 3 players leave 94 in stock
-        ({"num_players": 6}, 21, 31, 3),  # spec §2.1: 6 players leave 31
+        ({"num_players": 3}, 21, 94, 3),  # docs/rules/marriage.md: 3 players leave 94 in stock
+        ({"num_players": 6}, 21, 31, 3),  # docs/rules/marriage.md: 6 players leave 31
         ({"decks": 2, "num_players": 3}, 13, 106 - 39 - 2, 2),
         ({"decks": 2, "hand_size": 16}, 16, 106 - 64 - 2, 2),
         ({"printed_jokers": 0}, 21, 156 - 84 - 2, 0),

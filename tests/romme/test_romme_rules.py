@@ -1,4 +1,4 @@
-"""Rommé rules: the worked examples R1–R14 of shared/rules/romme.md and one test per flag."""
+"""Rommé rules: the worked examples R1–R14 of docs/rules/romme.md and one test per flag."""
 
 import numpy as np
 import pytest
