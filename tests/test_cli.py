@@ -47,7 +47,7 @@ def test_score_continental_json(capsys):
     assert main(["score", "continental", "--hand", hand, "--json"]) == 0
     # hand-checked: 7*4 + 9*5 + 4*3 + 10 + 10 + 15 + 2 = 122; only 2H leaves all grouped
     assert json.loads(capsys.readouterr().out) == {"penalty": 122, "go_out_discards": ["2H"]}
-    # after the deal (15 cards): ace 1, 2-9 face value, 10/J/Q/K 10, joker 15 (docs/rules/continental.md):
+    # after the deal (15 cards): ace 1, 2-9 face value, 10/J/Q/K 10, joker 15 (continental rules):
     # 1 + 2 + ... + 9 = 45, four tens and courts 40, JK 15, 2S 2 = 102
     hand = "AS 2D 3C 4H 5S 6D 7C 8H 9S 10D JC QH KS JK 2S"
     assert main(["score", "continental", "--hand", hand, "--json"]) == 0
@@ -55,7 +55,8 @@ def test_score_continental_json(capsys):
 
 
 def test_score_marriage_json(capsys):
-    # docs/rules/marriage.md M4 (wild rank 8): every card melds, but the only run holds 8H, so there is no life;
+    # docs/rules/marriage.md M4 (wild rank 8): every card melds, but the only run holds 8H, so
+    # there is no life;
     # a loser is charged the whole hand: aces 3x10, 2s 6, 4s 12, 6s 18, 10s 30, Qs 30,
     # 7H + 9H 16, the wild 8H 20 = 162
     hand = "7H 8H 9H AS AD AC 2C 2D 2S 4C 4H 4S 6C 6D 6S 10C 10D 10S QS QD QC"
@@ -87,7 +88,8 @@ def test_score_marriage_with_wraparound(capsys):
 
 
 def test_score_romme_json(capsys):
-    # docs/rules/romme.md R6: never opened, 36 in hand: 36 + 25 = 61, capped at half the target (100 / 2)
+    # docs/rules/romme.md R6: never opened, 36 in hand: 36 + 25 = 61, capped at half the target
+    # (100 / 2)
     argv = ["score", "romme", "--hand", "KS QD 9C 7H", "--json"]
     assert main([*argv, "--never-opened"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -1,6 +1,7 @@
 """Continental Rummy (``continental_v1``): sets-only rummy, go out all at once.
 
-Rules (in full, with worked examples: ``docs/rules/continental.md`` in the repository). 3–8 players, two decks and 4 jokers
+Rules in full, with worked examples: ``docs/rules/continental.md`` in the repository.
+3–8 players, two decks and 4 jokers
 (108 cards); 15 cards each. A turn: draw the top stock card or the top discard, then discard
 one card — or go out: discard one card and lay every other card in groups of 3+ cards of one
 rank (suits do not matter, duplicates are normal, jokers wild, each group with at least one

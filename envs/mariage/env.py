@@ -1,6 +1,7 @@
 """Mariage (``mariage_v1``): the German two-player ancestor of Sixty-Six.
 
-Rules (in full, with worked examples: ``docs/rules/mariage.md`` in the repository). 32 cards, A 10 K Q J 9 8 7 per suit (card points
+Rules in full, with worked examples: ``docs/rules/mariage.md`` in the repository.
+32 cards, A 10 K Q J 9 8 7 per suit (card points
 A 11, 10 10, K 4, Q 3, J 2; 120 in all). Six cards each; the 13th card, face up under the
 19-card talon, is the trump indicator and the last card drawn. The non-dealer leads. While the
 talon is open anything may be played; after each trick the winner draws, then the loser (who

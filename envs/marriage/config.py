@@ -1,4 +1,7 @@
-"""Marriage (Nepal) rule variants: one frozen, validated dataclass (rules: docs/rules/marriage.md)."""
+"""Marriage (Nepal) rule variants: one frozen, validated dataclass.
+
+Rules: docs/rules/marriage.md.
+"""
 
 from __future__ import annotations
 
@@ -95,7 +98,7 @@ class Config:
         check_optional_int(GAME, "target_score", self.target_score, 1)
         check_choice(GAME, "tiebreak_players", self.tiebreak_players, ("all", "tied_only"))
         check_choice(GAME, "deadlock", self.deadlock, ("void",))
-        # "nepali_traditional" (the traditional Nepali game with tiplu and maal points) is a separate preset that is not implemented yet.
+        # "nepali_traditional" (the game with tiplu and maal points) is not implemented yet.
         check_choice(GAME, "ruleset", self.ruleset, ("seed",))
         check_choice(GAME, "episode", self.episode, ("round", "match"))
         check_choice(GAME, "reward", self.reward, ("points", "zero_sum", "win"))

@@ -1,6 +1,7 @@
 """Marriage (``marriage_v1``): Nepal's three-deck rummy with a wild rank, dublees and tunnelas.
 
-Rules (in full, with worked examples: ``docs/rules/marriage.md`` in the repository). 3–6 players, three decks and three
+Rules in full, with worked examples: ``docs/rules/marriage.md`` in the repository.
+3–6 players, three decks and three
 printed jokers (159 cards); 21 cards each. The top stock card is turned as the indicator (out
 of play): every card of the next rank up (2 < … < K < A < 2) is wild this round, in all suits,
 as are the printed jokers. A turn: draw the top stock card or the top discard, then one of
@@ -127,7 +128,8 @@ actions; ``env()`` applies PettingZoo's convention (the episode ends, the offend
 Version History
 - v1: rules, rewards and observation fixed against the rules.
   Rules: the card just taken from the discard pile may not be discarded by a show either
-  (the re-discard ban as written; v0 let a show discard it). A loser with ``tunnela_bonus`` pays the least
+  (the re-discard ban as written; v0 let a show discard it). A loser with ``tunnela_bonus``
+  pays the least
   over every arrangement, the bonus included (v0 took the minimum-deadwood arrangement, which
   could hide a tunnela in a group of six). A void round charges no one, also after an invalid
   show under ``invalid_show="penalize"`` (v0 charged the invalid show unless

@@ -12,7 +12,7 @@ Decisions where the rules leave room (documented in the env docstring too):
   turned is a different one; the number of redraws is public; under ``"aces_wild"`` with
   ``wild_scope="rank_and_suit"`` a joker indicator has no suit, so every ace is wild;
 - ``forbid_rediscard_of_drawn_discard`` forbids discarding the kind just taken (either
-  identical copy), as a plain discard and as a show's discard (the shared rummy rule as written; a hand
+  identical copy), as a plain discard and as a show's discard (the rummy rule as written; a hand
   of 22 always holds another kind, so the ban never leaves a turn without a discard); a
   dublee swap may set the taken card aside (it goes out of play, not back to the pile);
 - an invalid show (``"penalize"``) still makes its discard, reveals the other cards, and charges
@@ -310,7 +310,7 @@ class MarriageGame(Game):
         penalties = np.zeros(n, np.int64)
         players = {}
         for q in s.active:
-            if winner < 0 or q in s.fixed_penalty:  # a void round charges no one (docs/rules/marriage.md)
+            if winner < 0 or q in s.fixed_penalty:  # a void round charges no one
                 penalties[q] = 0 if winner < 0 else s.fixed_penalty[q]
                 hand = [card_str(c) for c in from_counts(s.hands[q])]
                 players[q] = {"hand": hand, "invalid_show": q in s.fixed_penalty,

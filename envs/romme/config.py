@@ -20,8 +20,8 @@ BOOLS = (True, False)
 
 @dataclass(frozen=True)
 class Config:
-    """Every rule variant of Rommé; defaults are German Rommé's scoring (docs/rules/romme.md) on German tournament-style
-    play (110 cards, 13 each, opening >= 40).
+    """Every rule variant of Rommé; defaults are German Rommé's scoring (docs/rules/romme.md) on
+    German tournament-style play (110 cards, 13 each, opening >= 40).
 
     ``target_per_opponent`` sets the match target (100 per opponent); ``never_opened_cap`` is
     the flat cap, the other cap (half the target) always applies as the scoring rules say.

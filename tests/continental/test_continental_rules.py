@@ -1,4 +1,5 @@
-"""Continental Rummy rules: the worked examples C1–C10 of docs/rules/continental.md and every config flag."""
+"""Continental Rummy rules: the worked examples C1–C10 of docs/rules/continental.md and every
+config flag."""
 
 import numpy as np
 import pytest
