@@ -19,6 +19,7 @@ claim in between (the marriage may be what reaches 66).
 
 from __future__ import annotations
 
+from taas.envs.core.actions import ActionTable
 from taas.envs.core.cards import card_str, kind, parse_cards
 
 NUM_CARDS = 32
@@ -77,17 +78,13 @@ def cards_of(mask: int) -> list[int]:
     return [c for c in range(NUM_CARDS) if mask >> c & 1]
 
 
-def action_to_str(action: int) -> str:
-    """``play 10H``, ``marry S``, ``exchange``, ``close``, ``claim``."""
-    a = int(action)
-    if PLAY <= a < MARRY:
-        return f"play {name(a - PLAY)}"
-    if MARRY <= a < EXCHANGE:
-        return f"marry {SUIT_NAMES[a - MARRY]}"
-    if a == EXCHANGE:
-        return "exchange"
-    if a == CLOSE:
-        return "close"
-    if a == CLAIM:
-        return "claim"
-    raise ValueError(f"action {action} is outside 0..{NUM_ACTIONS - 1}")
+LAYOUT = ActionTable(
+    [
+        ("play", PLAY, NUM_CARDS, name),
+        ("marry", MARRY, 4, SUIT_NAMES.__getitem__),
+        ("exchange", EXCHANGE, 1),
+        ("close", CLOSE, 1),
+        ("claim", CLAIM, 1),
+    ]
+)
+action_to_str = LAYOUT.to_str  # ``play 10H``, ``marry S``, ``exchange``, ``close``, ``claim``
