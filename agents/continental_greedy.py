@@ -8,6 +8,7 @@ per copy in the shoe, so the agent is built with the env's rules to turn them ba
 from __future__ import annotations
 
 import numpy as np
+
 from taas.agents.base import Agent
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import Config

@@ -13,9 +13,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from tqdm import tqdm
+
 import taas.agents
 import taas.envs
-from tqdm import tqdm
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -11,6 +11,7 @@ trumps with the top trump and cash masters.
 from __future__ import annotations
 
 import numpy as np
+
 from taas.agents.base import Agent
 from taas.envs.mariage.actions import (
     ACE,

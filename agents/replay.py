@@ -19,11 +19,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+import taas
 import taas.envs
 from taas.agents.base import Agent, GameResult, play_game
 from taas.envs.core.cards import cards_str, from_counts
-
-import taas
 
 FORMAT = "taas-replay"
 FORMAT_VERSION = 1

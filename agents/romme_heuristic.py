@@ -8,6 +8,7 @@ a strong player: it never holds back melds, and it does not track what opponents
 from __future__ import annotations
 
 import numpy as np
+
 from taas.agents.base import Agent
 from taas.envs.core.cards import JOKER, NUM_RANKS
 from taas.envs.core.opening import opening_search

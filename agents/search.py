@@ -30,6 +30,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 import numpy as np
+
 import taas.agents
 import taas.envs
 from taas.agents.base import Agent

@@ -14,10 +14,11 @@ import dataclasses
 import json
 import time
 
+from tqdm import tqdm
+
 import taas.agents
 import taas.envs
 from taas.agents.search import SearchAgent
-from tqdm import tqdm
 
 
 class _Timed:

@@ -20,6 +20,7 @@ import time
 from dataclasses import fields
 
 import numpy as np
+
 import taas.envs
 
 

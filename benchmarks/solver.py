@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind, shoe, shuffled
 from taas.envs.core.jit import HAVE_NUMBA
 from taas.envs.core.melds import MeldRules, card_values, deadwood, show_discards, wild_mask

@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
+
 import taas.envs
 
 # (env id, rules) measured by default; an env not yet registered is skipped.

@@ -15,7 +15,6 @@ import argparse
 import json
 
 from taas.agents.evaluate import Evaluation, duplicate_deals
-
 from taas.cli import parse_rule
 
 

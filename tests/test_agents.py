@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 import taas.agents
 import taas.envs
 

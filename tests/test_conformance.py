@@ -18,6 +18,7 @@ import os
 
 import numpy as np
 import pytest
+
 import taas.agents
 import taas.envs
 from taas.envs.core import melds

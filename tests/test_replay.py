@@ -4,10 +4,10 @@ recorded scores exactly, and a record that does not fit this taas is a clear err
 import json
 
 import pytest
-from taas.agents import RandomAgent, play_game
-from taas.agents import replay as replays
 
 import taas
+from taas.agents import RandomAgent, play_game
+from taas.agents import replay as replays
 from taas.cli import main
 
 

@@ -5,6 +5,7 @@ import warnings
 import gymnasium as gym
 import numpy as np
 import pytest
+
 import taas.agents
 import taas.envs
 from taas.agents.base import RandomAgent

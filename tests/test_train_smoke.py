@@ -10,6 +10,7 @@ handed back by ``reset``, into an error here. A few thousand steps take seconds.
 import dataclasses
 
 import pytest
+
 import taas.agents
 import taas.envs
 

@@ -8,6 +8,7 @@ so the go-out test is arithmetic on per-rank counts (exact, see :func:`can_group
 from __future__ import annotations
 
 import numpy as np
+
 from taas.envs.core.cards import JOKER, NUM_RANKS, kind
 
 # Penalty value of each kind: Ace 1, 2-9 face value, 10/J/Q/K 10, Joker 15.

@@ -15,6 +15,7 @@ rounds left / rounds in the series.
 from __future__ import annotations
 
 import numpy as np
+
 from taas.envs.continental.config import MAX_PLAYERS, Config
 from taas.envs.continental.rules import PHASES, SEAT, SEAT_SIZE, ContinentalState
 from taas.envs.core.cards import NUM_KINDS, shoe

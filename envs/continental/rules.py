@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import Config
 from taas.envs.continental.hands import (

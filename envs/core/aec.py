@@ -29,6 +29,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
+
 from taas.envs.core.config import build_config
 from taas.envs.core.game import Game, Observer, action_id
 

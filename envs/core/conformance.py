@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
 from taas.envs.core.aec import CardGameEnv
 from taas.envs.core.game import Game, Observer, State
 

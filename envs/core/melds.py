@@ -23,6 +23,7 @@ from itertools import product
 from typing import NamedTuple
 
 import numpy as np
+
 from taas.envs.core import melds_kernel as K
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind
 

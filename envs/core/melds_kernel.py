@@ -42,6 +42,7 @@ themselves only where that can matter (see ``P_TB_RUNS``/``P_TB_GROUP``).
 from __future__ import annotations
 
 import numpy as np
+
 from taas.envs.core.jit import jit, jit_norc
 
 COST = 0  # min deadwood: value = cost so far, merged by min

@@ -33,6 +33,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
+
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, kind
 from taas.envs.core.jit import jit, jit_norc
 from taas.envs.core.melds import ROMME_MELD_VALUES, Meld, MeldRules

@@ -31,6 +31,7 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
+
 from taas.envs.core.game import Game, Observer
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")

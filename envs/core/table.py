@@ -48,6 +48,7 @@ How each engine calls it (Continental is ported; Marriage and Rommé follow the 
 from __future__ import annotations
 
 import numpy as np
+
 from taas.envs.core.cards import NUM_KINDS
 
 

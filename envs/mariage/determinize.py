@@ -14,6 +14,7 @@ close it solves sampled determinizations instead of searching.
 from __future__ import annotations
 
 import numpy as np
+
 from taas.envs.mariage.actions import (
     CLAIM,
     CLOSE,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from taas.envs.mariage.actions import CLAIM
 from taas.envs.mariage.rules import OVER, MariageGame, MariageState
 

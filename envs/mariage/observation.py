@@ -15,6 +15,7 @@ from __future__ import annotations
 from math import tanh
 
 import numpy as np
+
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.mariage.config import Config
 from taas.envs.mariage.rules import MariageGame, MariageState

@@ -11,6 +11,7 @@ from dataclasses import asdict
 from enum import IntEnum
 
 import numpy as np
+
 from taas.envs.core.cards import NUM_KINDS
 from taas.envs.core.game import Game, State
 from taas.envs.core.tricks import TrickRules

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from taas.envs.core.cards import NUM_KINDS, NUM_RANKS
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.core.jit import jit_norc

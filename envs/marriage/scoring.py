@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Iterable
 
 import numpy as np
+
 from taas.envs.core import melds
 from taas.envs.core.cards import (
     JOKER,

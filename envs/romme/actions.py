@@ -37,6 +37,7 @@ the 2 (position 14), the 3 (15) and so on. A set's joker stands for any suit the
 from __future__ import annotations
 
 import numpy as np
+
 from taas.envs.core import opening
 from taas.envs.core.actions import ActionTable
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, RANKS, SUITS, card_str

@@ -23,6 +23,7 @@ opening, and who laid it (``ROW_LAYOUT``).
 from __future__ import annotations
 
 import numpy as np
+
 from taas.envs.core.cards import NUM_KINDS, NUM_RANKS, kind
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.core.jit import jit_norc

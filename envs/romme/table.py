@@ -15,6 +15,7 @@ it offers (:meth:`TableMeld.offers`) once computed.
 from __future__ import annotations
 
 import numpy as np
+
 from taas.envs.core.cards import JOKER, NUM_RANKS, card_str, kind
 from taas.envs.core.melds import ROMME_MELD_VALUES
 from taas.envs.core.opening import position_kind

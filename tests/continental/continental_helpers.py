@@ -1,6 +1,7 @@
 """Build Continental states with chosen hands for rule tests (cards stay conserved)."""
 
 import numpy as np
+
 from taas.envs.continental.config import Config
 from taas.envs.continental.rules import DISCARD, ContinentalGame, ContinentalState
 from taas.envs.core.cards import NUM_KINDS, parse_cards, shuffled, to_counts

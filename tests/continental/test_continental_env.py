@@ -5,11 +5,12 @@ import warnings
 
 import numpy as np
 import pytest
-import taas.envs
 from continental_helpers import arrange, discard_phase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
+
+import taas.envs
 from taas.agents.continental_greedy import GreedyAgent
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import Config

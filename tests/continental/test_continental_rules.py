@@ -6,6 +6,7 @@ import pytest
 from continental_helpers import arrange, discard_phase
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import Config
 from taas.envs.continental.hands import can_group, go_out_discards, rank_counts

@@ -15,6 +15,7 @@ from functools import cache
 from itertools import product
 
 import numpy as np
+
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind
 from taas.envs.core.melds import Arrangement, MeldRules
 

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
 from taas.envs.core.cards import (
     JOKER,
     card_str,

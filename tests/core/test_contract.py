@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+
 import taas.envs
 import taas.envs.core.game as game_module
 from taas.envs.core.game import State

@@ -4,6 +4,7 @@ import subprocess
 import sys
 
 import pytest
+
 from taas.envs.core.jit import HAVE_NUMBA
 
 KERNEL = """

@@ -17,6 +17,7 @@ from meld_reference import (
     ref_deadwood,
     ref_show_discards,
 )
+
 from taas.envs.core import melds, melds_kernel
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, shoe, to_counts
 from taas.envs.core.jit import HAVE_NUMBA

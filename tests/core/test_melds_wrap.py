@@ -16,6 +16,8 @@ from meld_reference import (
     ref_deadwood,
     ref_show_discards,
 )
+from test_melds import discards, hand, marriage
+
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards
 from taas.envs.core.jit import HAVE_NUMBA
 from taas.envs.core.melds import (
@@ -26,7 +28,6 @@ from taas.envs.core.melds import (
     min_deadwood,
     show_discards,
 )
-from test_melds import discards, hand, marriage
 
 
 def wrap(wild_rank: int | None = None, lives: int = 1, **kw):

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+
 from taas.envs.core.cards import JOKER, NUM_RANKS, parse_cards, shoe, shuffled, to_counts
 from taas.envs.core.melds import ROMME_MELD_VALUES, MeldRules, card_values, wild_mask
 from taas.envs.core.opening import best_opening, meld_shapes, opening_search

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from taas.envs.core.actions import ActionTable
 from taas.envs.core.cards import NUM_KINDS, parse_card, parse_cards, to_counts
 from taas.envs.core.table import Table

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from taas.agents.base import RandomAgent, play_game
 from taas.agents.evaluate import duplicate_deals
 from taas.agents.mariage_heuristic import MariageHeuristicAgent

@@ -7,6 +7,7 @@ import functools
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+
 from taas.envs.core.conformance import check_game
 from taas.envs.mariage import env as mariage_env
 from taas.envs.mariage.actions import CLAIM, NUM_ACTIONS, action_to_str

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from mariage_helpers import game, legal_cards, play, position
+
 from taas.envs.mariage.actions import CLAIM, EXCHANGE, MARRY, parse
 from taas.envs.mariage.config import Config
 from taas.envs.mariage.env import raw_env

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from taas.envs.mariage.actions import POINTS, cards_of
 from taas.envs.mariage.config import Config
 from taas.envs.mariage.rules import LEAD, OVER, MariageGame

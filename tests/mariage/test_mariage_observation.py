@@ -6,8 +6,9 @@ import itertools
 
 import numpy as np
 import pytest
-import taas.agents
 from mariage_helpers import game, play, position
+
+import taas.agents
 from taas.envs.core.conformance import agent_policy, play_states
 from taas.envs.mariage.actions import CLAIM, CLOSE, MARRY, NUM_CARDS, bits, cards_of, parse
 from taas.envs.mariage.observation import LAYOUT, SIZE, MariageObserver

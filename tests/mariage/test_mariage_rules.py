@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from mariage_helpers import game, legal_cards, play, position
+
 from taas.envs.mariage.actions import CLAIM, CLOSE, EXCHANGE, MARRY, POINTS, parse
 from taas.envs.mariage.rules import OVER, TRICKS, MariageGame
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
+import taas
 import taas.agents
 from taas.agents.search import ISMCTS, SearchAgent
 from taas.envs.mariage.actions import CLAIM, NUM_CARDS
 from taas.envs.mariage.determinize import determinize, unseen
 from taas.envs.mariage.endgame import best_action, deal_value, solve
-
-import taas
 
 ENV = "mariage_v1"
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
+
 from taas.envs.core import melds
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.observation import MarriageObserver

@@ -8,6 +8,7 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+
 from taas.envs.core.cards import NUM_KINDS, parse_card, parse_cards, shuffled, to_counts
 from taas.envs.core.conformance import check_game
 from taas.envs.marriage import actions as A

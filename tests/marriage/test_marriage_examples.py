@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+
 from taas.envs.core.cards import JOKER, card_str, parse_card
 from taas.envs.marriage.config import Config
 from taas.envs.marriage.scoring import score_hand, wild_cards

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
 from taas.envs.core.cards import JOKER, NUM_KINDS, parse_card, parse_cards, to_counts
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.config import Config

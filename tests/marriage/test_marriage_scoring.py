@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+
 from taas.envs.core.cards import parse_card
 from taas.envs.marriage.config import Config
 from taas.envs.marriage.scoring import Scorer, score_hand, wild_cards

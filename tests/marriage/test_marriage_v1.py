@@ -12,6 +12,8 @@ import pytest
 from greedy import play_checked
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_marriage_rules import M3, M4, M5, act, force_show, legal, scripted
+
 from taas.envs.core.cards import parse_card, parse_cards, to_counts
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.config import Config
@@ -19,7 +21,6 @@ from taas.envs.marriage.env import raw_env
 from taas.envs.marriage.observation import LAYOUT, MarriageObserver
 from taas.envs.marriage.rules import DISCARD, MarriageGame
 from taas.envs.marriage.scoring import score_hand
-from test_marriage_rules import M3, M4, M5, act, force_show, legal, scripted
 
 # 2S 3S 4S is the life; 9D 9D 9D a tunnela; 9C 9S 9H a group; the other 12 meld nowhere (8s wild)
 TUNNELA_HAND = "2S 3S 4S 9D 9D 9D 9C 9S 9H KH KC QD QS JH JC 10D 10S AH 7C 6H 4D"

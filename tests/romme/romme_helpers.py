@@ -1,6 +1,7 @@
 """Build Rommé states with chosen hands and table melds for rule tests (cards stay conserved)."""
 
 import numpy as np
+
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, parse_cards, shuffled, to_counts
 from taas.envs.romme.config import Config
 from taas.envs.romme.rules import DRAW, PLAY, RommeGame, RommeState

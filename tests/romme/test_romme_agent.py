@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+
 from taas.agents.evaluate import duplicate_deals
 from taas.envs.core.cards import parse_cards
 from taas.envs.romme.scoring import score_hand

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 from romme_helpers import play, setup
+
 from taas.envs.core.cards import JOKER, NUM_KINDS, parse_cards
 from taas.envs.core.conformance import check_game, scramble_hidden
 from taas.envs.romme.actions import DISCARD, DRAW_DISCARD, LAY_OFF

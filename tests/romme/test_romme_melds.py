@@ -10,6 +10,7 @@ from functools import cache
 
 import numpy as np
 import pytest
+
 from taas.envs.core.cards import JOKER, NUM_RANKS, shoe, shuffled, to_counts
 from taas.envs.core.opening import OpeningSearch, best_opening, opening_search
 from taas.envs.romme import actions as A

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from romme_helpers import DRAW, legal, play, setup
+
 from taas.envs.core.cards import parse_cards, to_counts
 from taas.envs.core.opening import best_opening, opening_search
 from taas.envs.romme import actions as A
