@@ -116,11 +116,12 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         game, state = self.game, self.state
-        action = action_id(action, game.num_actions)
-        if self.illegal == "terminate" and not self._is_legal(action):
-            self._terminate_illegal(agent)
-            return
-        game.apply_action(state, action, player=self._index[agent])
+        if self.illegal == "terminate":
+            action = action_id(action, game.num_actions)
+            if not self._is_legal(action):
+                self._terminate_illegal(agent)
+                return
+        game.apply_action(state, action, player=self._index[agent])  # checks the id itself
         self._cumulative_rewards[agent] = 0.0
         returns = game.returns(state)
         delta = (returns - self._returns).tolist()
@@ -156,9 +157,13 @@ class CardGameEnv(AECEnv):
         self._deads_step_first()
 
     def _update_infos(self) -> None:
-        # every step: all agents are still in play whenever it runs (reset or a live step)
+        # every step: all agents are still in play whenever it runs (reset or a live step).
+        # Public info is built once and shared (a dict per agent cost ~10% of a 4-player step).
         info, state = self.game.info, self.state
-        self.infos = {a: info(state, i) for a, i in self._index.items()}
+        if self.game.info_varies_by_player:
+            self.infos = {a: info(state, i) for a, i in self._index.items()}
+        else:
+            self.infos = dict.fromkeys(self.possible_agents, info(state, 0))
 
     def render(self) -> str | None:
         if self.render_mode is None:

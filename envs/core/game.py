@@ -119,7 +119,7 @@ class Game(ABC):
         """
         if state.mask is None:
             mask = self._legal_mask(state)
-            mask.flags.writeable = False
+            mask.setflags(write=False)
             state.mask = mask
         return state.mask
 
@@ -189,6 +189,10 @@ class Game(ABC):
     @abstractmethod
     def render(self, state: State, symbols: bool = True) -> str:
         """The table as text, from an all-seeing spectator's view."""
+
+    # True when ``info`` differs between players (e.g. a rule lets only some players see a
+    # card); otherwise the adapter builds one info per step and hands it to every agent.
+    info_varies_by_player = False
 
     def info(self, state: State, player: int) -> dict:
         """Per-player info; engines add the scores and, at the end, the revealed result."""
