@@ -21,6 +21,7 @@ from taas.envs.continental.rules import PHASES, SEAT, SEAT_SIZE, ContinentalStat
 from taas.envs.core.cards import NUM_KINDS, shoe
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.core.jit import jit_norc
+from taas.envs.core.table import OBS_HAND, OBS_PILE, OBS_SEATS, OBS_TOP, OBS_UP, encode_table
 
 _BLOCKS = [
     ("hand", NUM_KINDS),  # my cards, count per kind / copies
@@ -39,41 +40,19 @@ _BLOCKS = [
 
 LAYOUT, SIZE = make_layout(_BLOCKS)
 # Block offsets as plain ints, which the compiled encoder takes as constants.
-_HAND, _TOP, _PILE, _FIRST, _SEATS, _PHASE, _STOCK, _ROUNDS_LEFT, _TIEBREAK = (
-    LAYOUT[k].start
-    for k in (
-        "hand",
-        "top_discard",
-        "discard_pile",
-        "first_up",
-        "seats",
-        "phase",
-        "stock_size",
-        "rounds_left",
-        "tiebreak",
-    )
+_PHASE, _STOCK, _ROUNDS_LEFT, _TIEBREAK = (
+    LAYOUT[k].start for k in ("phase", "stock_size", "rounds_left", "tiebreak")
 )
+assert [LAYOUT[k].start for k in ("hand", "top_discard", "discard_pile", "first_up", "seats")] == [
+    OBS_HAND, OBS_TOP, OBS_PILE, OBS_UP, OBS_SEATS
+], "the table blocks come first, in encode_table's order"
 
 
 @jit_norc
 def _encode(obs, hand, pile, public, per_copy, seat_scale, player, top, first_up, scalars):
-    """Fill a zeroed ``obs``: counts scaled per copy, seat rows from ``player`` on (clockwise)
-    scaled by ``seat_scale`` and capped at 1; ``scalars`` = phase, stock, rounds left, tie-break
-    (already scaled)."""
-    for k in range(NUM_KINDS):
-        obs[_HAND + k] = hand[k] * per_copy[k]
-    if top >= 0:
-        obs[_TOP + top] = 1
-        for k in range(NUM_KINDS):
-            obs[_PILE + k] = pile[k] * per_copy[k]
-    if first_up >= 0:
-        obs[_FIRST + first_up] = 1
-    n = public.shape[0]
-    for i in range(n):
-        p = (player + i) % n
-        start = _SEATS + i * SEAT_SIZE
-        for j in range(SEAT_SIZE):
-            obs[start + j] = min(public[p, j] * seat_scale[j], 1.0)
+    """Fill a zeroed ``obs``: the table blocks (:func:`encode_table`), then ``scalars`` =
+    phase, stock, rounds left, tie-break (already scaled)."""
+    encode_table(obs, hand, pile, public, per_copy, seat_scale, player, top, first_up)
     obs[_PHASE + int(scalars[0])] = 1
     obs[_STOCK] = scalars[1]
     obs[_ROUNDS_LEFT] = scalars[2]

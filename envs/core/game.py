@@ -226,12 +226,3 @@ def make_layout(blocks: list[tuple[str, int]]) -> tuple[dict[str, slice], int]:
         offset += size
     return layout, offset
 
-
-def write_seats(obs: np.ndarray, start: int, rows: np.ndarray, player: int) -> None:
-    """Write per-seat rows (one row per seat, in seat order) into ``obs`` from ``start`` so that
-    the observer's row comes first and the others follow clockwise: two slice copies, which is
-    why engines keep each seat's public record in one row."""
-    flat, split = rows.ravel(), player * rows.shape[1]
-    tail = len(flat) - split
-    obs[start : start + tail] = flat[split:]
-    obs[start + tail : start + len(flat)] = flat[:split]

@@ -50,6 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from taas.envs.core.cards import NUM_KINDS
+from taas.envs.core.jit import jit_norc
 
 
 class Table:
@@ -191,3 +192,29 @@ class Table:
             "stock": np.bincount(self.stock, minlength=NUM_KINDS),
             "discard": np.bincount(self.discard, minlength=NUM_KINDS),
         }
+
+
+# The observation of a rummy table starts with the same five blocks in every game.
+OBS_HAND, OBS_TOP, OBS_PILE, OBS_UP, OBS_SEATS = (i * NUM_KINDS for i in range(5))
+
+
+@jit_norc
+def encode_table(obs, hand, pile, public, per_copy, seat_scale, player, top, first_up):
+    """Fill the first blocks of a zeroed rummy observation (compiled, called from each game's
+    compiled encoder): ``hand`` and ``pile`` counts times ``per_copy``, the top discard and the
+    first up-card one-hot, then every seat's ``public`` row from ``player`` on (clockwise),
+    times ``seat_scale`` and capped at 1."""
+    for k in range(NUM_KINDS):
+        obs[OBS_HAND + k] = hand[k] * per_copy[k]
+    if top >= 0:
+        obs[OBS_TOP + top] = 1.0
+        for k in range(NUM_KINDS):
+            obs[OBS_PILE + k] = pile[k] * per_copy[k]
+    if first_up >= 0:
+        obs[OBS_UP + first_up] = 1.0
+    n, size = public.shape
+    for i in range(n):
+        p = (player + i) % n
+        start = OBS_SEATS + i * size
+        for j in range(size):
+            obs[start + j] = min(public[p, j] * seat_scale[j], 1.0)

@@ -27,6 +27,7 @@ import numpy as np
 from taas.envs.core.cards import NUM_KINDS, NUM_RANKS, kind
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.core.jit import jit_norc
+from taas.envs.core.table import OBS_HAND, OBS_PILE, OBS_SEATS, OBS_TOP, OBS_UP, encode_table
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import MAX_PLAYERS, Config
 from taas.envs.romme.rules import (
@@ -72,10 +73,10 @@ LAYOUT, SIZE = make_layout(
         ("target", 1),  # tanh(match target / 500)
     ]
 )
-_HAND_AT, _PILE_AT = LAYOUT["hand"].start, LAYOUT["discard_pile"].start
-_TOP, _UP, _SEATS, _TABLE, _TAKEN_NOW = (
-    LAYOUT[k].start for k in ("top_discard", "up_card", "seats", "table", "taken_now")
-)
+_TABLE, _TAKEN_NOW = LAYOUT["table"].start, LAYOUT["taken_now"].start
+assert [LAYOUT[k].start for k in ("hand", "top_discard", "discard_pile", "up_card", "seats")] == [
+    OBS_HAND, OBS_TOP, OBS_PILE, OBS_UP, OBS_SEATS
+], "the table blocks come first, in encode_table's order"
 _STOCK_SCALE = 110.0
 _PHASE, _STOCK, _PENDING, _OPENED_NOW, _OWED, _TARGET = (
     LAYOUT[k].start
@@ -89,24 +90,12 @@ _SEAT_SCALE[SEAT["discarded"]] = _SEAT_SCALE[SEAT["taken"]] = COPY_STEP
 
 @jit_norc
 def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars, rows, owners):
-    """Fill a zeroed ``obs``: counts per copy, the seat rows from ``player`` on (clockwise)
-    scaled by ``_SEAT_SCALE`` and capped at 1, the table's ``rows`` (flat, without owners) and
+    """Fill a zeroed ``obs``: the table blocks (:func:`encode_table`; seat rows scaled by
+    ``_SEAT_SCALE``), the table's ``rows`` (flat, without owners) and
     each meld's owner seen from ``player``; ``scalars`` = phase, stock, pending value, opened
     now, owed jokers, target (already scaled)."""
-    for k in range(NUM_KINDS):
-        obs[_HAND_AT + k] = hand[k] * COPY_STEP[k]
-    if top >= 0:
-        obs[_TOP + top] = 1.0
-        for k in range(NUM_KINDS):
-            obs[_PILE_AT + k] = pile[k] * COPY_STEP[k]
-    if first_up >= 0:
-        obs[_UP + first_up] = 1.0
+    encode_table(obs, hand, pile, public, COPY_STEP, _SEAT_SCALE, player, top, first_up)
     n = public.shape[0]
-    for i in range(n):
-        p = (player + i) % n
-        start = _SEATS + i * SEAT_SIZE
-        for j in range(SEAT_SIZE):
-            obs[start + j] = min(public[p, j] * _SEAT_SCALE[j], 1.0)
     for i in range(rows.shape[0]):
         obs[_TABLE + i] = rows[i]
     for i in range(owners.shape[0]):
