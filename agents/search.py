@@ -5,12 +5,12 @@ single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every simulation 
 cards its seat cannot see afresh (the game's *determinizer*, ``taas.envs.<game>.determinize``),
 then walks one shared tree keyed by action ids, choosing among the actions legal in that
 determinization by UCB1 with availability counts, adds one node, plays on with a rollout policy
-for a few moves (the game's own fast rollout player, else its heuristic agent, else random
-moves) and scores the end with the game's evaluator (or the true returns when the
-episode ended). Every action of these games is public (a draw from the stock is the same id
-whatever card comes), so one tree serves all seats; each node keeps the value of the player who
-moved into it. A game may also answer a position outright (its module's ``exact``): Mariage
-solves its closed phase instead of searching it.
+for a few moves (the game's own fast rollout player, else random moves) and scores the end
+with the game's evaluator (or the true returns when the episode ended). Every action of these
+games is public (a draw from the stock is the same id whatever card comes), so one tree serves
+all seats; each node keeps the value of the player who moved into it. A game may also answer a
+position outright (its module's ``exact``): Mariage solves its closed phase instead of
+searching it.
 
 ``oracle:N`` is the same search handed the true state in place of a determinization: it cheats,
 and exists so experiments can report what hidden information is worth in each game.
@@ -31,8 +31,6 @@ from types import ModuleType
 
 import numpy as np
 
-import taas.agents
-import taas.envs
 from taas.agents.base import Agent
 from taas.envs.core.game import Game, State
 
@@ -62,19 +60,6 @@ def parse_budget(arg: str | None, default: int = 200) -> tuple[int | None, float
 def random_policy(game: Game, state: State, rng: np.random.Generator) -> int:
     """Uniform over the legal actions: the default rollout."""
     return int(rng.choice(np.flatnonzero(game.legal_mask(state))))
-
-
-def agent_policy(agent: Agent, observer, epsilon: float = 0.1) -> Policy:
-    """A rollout policy that asks an observation-reading agent (a game's ``heuristic``) what to
-    play, with probability ``epsilon`` of a random legal move instead so rollouts vary."""
-
-    def policy(game: Game, state: State, rng: np.random.Generator) -> int:
-        mask = game.legal_mask(state)
-        if rng.random() < epsilon:
-            return int(rng.choice(np.flatnonzero(mask)))
-        return agent.act(observer.encode(state, game.current_player(state)), mask)
-
-    return policy
 
 
 class _Node:
@@ -220,15 +205,10 @@ class SearchAgent(Agent):
         simulations, seconds = parse_budget(arg)
         module = game_module(env_id, "determinize")
         determinize = _true_state if cls.cheats else module.determinize
-        rollout = getattr(module, "rollout", None)  # the game's own fast rollout player
-        if rollout is None and "heuristic" in taas.agents.available(env_id):
-            env = taas.envs.make(env_id, wrapped=False, **config)
-            expert = taas.agents.make("heuristic", env_id, seed=seed, config=config)
-            rollout = agent_policy(expert, env.observer)
         search = ISMCTS(
             determinize,
             evaluate=getattr(module, "evaluate", None),
-            rollout=rollout or random_policy,
+            rollout=getattr(module, "rollout", random_policy),
             rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
             exact=getattr(module, "exact", None),
         )
