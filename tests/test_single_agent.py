@@ -205,3 +205,12 @@ def test_bad_arguments_are_clear_errors():
     env.reset(seed=0)
     with pytest.raises(ValueError, match="illegal action"):
         env.step(108)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True, [1, 2]])
+def test_bad_seed_is_a_clear_error(seed):
+    with pytest.raises(ValueError, match="expected None or a non-negative int"):
+        taas.agents.single_agent_env("mariage_v1", seed=seed)
+    env = taas.agents.single_agent_env("mariage_v1")
+    with pytest.raises(ValueError, match="expected None or a non-negative int"):
+        env.reset(seed=seed)
