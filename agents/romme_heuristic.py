@@ -91,8 +91,8 @@ class RommeHeuristicAgent(Agent):
         if lay_offs.size and (not discards.size or hand.sum() <= 3 or close):
             return int(lay_offs[0])
         if discards.size:
-            loose = 1 if close else 99
-            key = [(min(_partners(hand, int(k)), loose), -HAND_VALUES[k]) for k in discards]
+            loose = 1 if close else 0  # partners a card may have and still count as loose
+            key = [(max(_partners(hand, int(k)) - loose, 0), -HAND_VALUES[k]) for k in discards]
             return A.DISCARD + int(discards[min(range(len(key)), key=key.__getitem__)])
         if action_mask[A.ABANDON]:
             self._gave_up = True
