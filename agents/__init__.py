@@ -26,7 +26,9 @@ _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "taas.agents.base:RandomAgent"},
     "greedy": {"continental_v1": "taas.agents.continental_greedy:GreedyAgent"},
     "heuristic": {
+        "continental_v1": "taas.agents.continental_heuristic:ContinentalHeuristicAgent",
         "mariage_v1": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
+        "marriage_v1": "taas.agents.marriage_heuristic:MarriageHeuristicAgent",
         "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
     "ismcts": {"mariage_v1": "taas.agents.search:SearchAgent"},

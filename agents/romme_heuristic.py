@@ -1,8 +1,12 @@
 """A rule-based Rommé agent: open as soon as it can, lay off, take jokers, shed expensive cards.
 
 It reads only its own observation (through ``LAYOUT``) and the mask, plus the shared meld maths
-for its own hand, so it is fair by construction. A baseline that beats random play widely, not
-a strong player: it never holds back melds, and it does not track what opponents collect.
+for its own hand, so it is fair by construction. Once it has opened, and an opponent who has
+opened is down to a few cards, it sheds rather than builds: it lays off jokers too, and of its
+cards with at most one partner it throws the most expensive, so it is not caught holding them
+(a player who never opened pays a capped charge, so there shedding is not worth a meld). A
+baseline that beats random play widely, not a strong player: it never holds back melds, and it
+does not track what opponents collect.
 """
 
 from __future__ import annotations
@@ -15,10 +19,20 @@ from taas.envs.core.opening import opening_search
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
 from taas.envs.romme.observation import LAYOUT, lay_off_card
-from taas.envs.romme.rules import COPY_STEP, HAND_VALUES
+from taas.envs.romme.rules import COPY_STEP, HAND_VALUES, MAX_HAND, SEAT, SEAT_SIZE
 
 _RANK = np.arange(JOKER) % NUM_RANKS
 _SUIT = np.arange(JOKER) // NUM_RANKS
+CLOSE = 3
+"""An opponent who has opened and holds at most this many cards may go out next turn."""
+
+
+def opponent_close(observation: np.ndarray) -> bool:
+    """Have I opened, and has an opponent opened and come down to ``CLOSE`` cards or fewer?"""
+    seats = observation[LAYOUT["seats"]].reshape(-1, SEAT_SIZE)
+    opened = seats[:, SEAT["opened"]][:, 0] > 0.5
+    sizes = np.rint(seats[:, SEAT["hand_size"]][:, 0] * MAX_HAND)
+    return bool(opened[0] and (opened[1:] & (sizes[1:] > 0) & (sizes[1:] <= CLOSE)).any())
 
 
 def _partners(hand: np.ndarray, card: int) -> int:
@@ -37,7 +51,9 @@ def _partners(hand: np.ndarray, card: int) -> int:
 class RommeHeuristicAgent(Agent):
     """Draw the discard when it pairs up with the hand; lay the most valuable melds the hand
     holds (the opening as soon as it reaches the minimum); exchange jokers; lay off natural
-    cards; discard the least connected card, the most expensive first."""
+    cards; discard the least connected card, the most expensive first; when an opponent is
+    close to going out (:func:`opponent_close`), lay off jokers as well and count every card
+    with a partner or none as loose."""
 
     name = "heuristic"
 
@@ -71,10 +87,12 @@ class RommeHeuristicAgent(Agent):
             values = [HAND_VALUES[lay_off_card(observation, a)] for a in lay_offs[natural]]
             return int(lay_offs[natural][np.argmax(values)])
         discards = np.flatnonzero(action_mask[A.DISCARD : A.LAY_OFF])
-        if lay_offs.size and (not discards.size or hand.sum() <= 3):
+        close = opponent_close(observation)
+        if lay_offs.size and (not discards.size or hand.sum() <= 3 or close):
             return int(lay_offs[0])
         if discards.size:
-            key = [(_partners(hand, int(k)), -HAND_VALUES[k]) for k in discards]
+            loose = 1 if close else 0  # partners a card may have and still count as loose
+            key = [(max(_partners(hand, int(k)) - loose, 0), -HAND_VALUES[k]) for k in discards]
             return A.DISCARD + int(discards[min(range(len(key)), key=key.__getitem__)])
         if action_mask[A.ABANDON]:
             self._gave_up = True
