@@ -207,6 +207,7 @@ def create_app(db_path: str) -> FastAPI:
             path.write_bytes(body)
             try:
                 record = replays.load(path)
+                replays.replay(record, render=False)  # it must end as recorded
                 seats = [a["spec"] for a in record["agents"]]
                 moves = [(int(m["actor"].rpartition("_")[2]), m["action"]) for m in record["moves"]]
                 return frames(record["env_id"], record["config"], record["seed"], seats, moves)

@@ -29,3 +29,31 @@ def greedy_choice(view: dict) -> dict:
     dead = sorted((k for k in view["melds"]["deadwood"] if k not in wild and k in discards),
                   key=cost, reverse=True)
     return discards[dead[0]] if dead else next(iter(discards.values()))
+
+
+def new_game(client, env_id="mariage_v1", agents=("human", "heuristic"), seed=4, **rules):
+    """Create a game through the API (a TestClient or an httpx client); its id and its
+    seats' tokens by seat number."""
+    r = client.post("/api/games", json={"env_id": env_id, "agents": list(agents),
+                                        "seed": seed, "rules": rules})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return body["id"], {int(k): v for k, v in body["tokens"].items()}
+
+
+def play_to_end(client, game_id: str, tokens: dict[int, str]) -> dict:
+    """Play a game through the API: people by :func:`greedy_choice`, agents by advancing.
+    The final view of the first person's seat."""
+    first = min(tokens)
+    view = client.get(f"/api/games/{game_id}", params={"token": tokens[first]}).json()
+    while not view["over"]:
+        mover = view["current"]
+        if mover in tokens:
+            mine = client.get(f"/api/games/{game_id}", params={"token": tokens[mover]}).json()
+            body = {"token": tokens[mover], "action": greedy_choice(mine)["id"]}
+            r = client.post(f"/api/games/{game_id}/move", json=body)
+        else:
+            r = client.post(f"/api/games/{game_id}/advance", params={"token": tokens[first]})
+        assert r.status_code == 200, r.text
+        view = client.get(f"/api/games/{game_id}", params={"token": tokens[first]}).json()
+    return view
