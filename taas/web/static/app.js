@@ -1,7 +1,7 @@
 // The taas web table: new game form, the table, and the replay stepper, all from the JSON API
 // (see taas/web/app.py). The server holds every game; this page only shows and asks.
 // ?pace=MS sets the delay between agents' moves (default 900 ms; the first move after yours
-// comes sooner, 200 ms at most).
+// comes sooner, 100 ms at most).
 "use strict";
 
 const params = new URLSearchParams(location.search);
@@ -166,7 +166,7 @@ function schedule(view) {
   const mover = view.seats[view.current];
   if (mover.agent !== "human") {
     const fresh = view.log.length && view.seat !== null && lastMover(view) === view.seat;
-    table.timer = setTimeout(advance, fresh ? Math.min(200, PACE) : PACE);
+    table.timer = setTimeout(advance, fresh ? Math.min(100, PACE) : PACE);
   } else if (view.current !== view.seat) {
     table.timer = setTimeout(() => refresh(api("GET", gameUrl(""))).catch((e) => showError(e.message)), 1500);
   }
