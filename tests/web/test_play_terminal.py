@@ -83,3 +83,18 @@ def test_input_that_ends_early_abandons_the_game(monkeypatch, capsys):
 def test_bad_human_seats(capsys, human, message):
     assert main(["play", "mariage_v1", "--human", human, "--agents", "heuristic"]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("env_id", "agents"),
+    [("continental_v1", [HUMAN, "greedy", "random"]), ("romme_v1", [HUMAN, "heuristic", "random"])],
+)
+def test_the_other_rummies_play_to_the_end_at_the_terminal(env_id, agents):
+    from taas.play import terminal
+
+    session, shown = Session(env_id, {}, 2, agents), []
+    returns = terminal.play(session, ask=lambda prompt: "1", show=shown.append)
+    assert session.over and returns == session.view()["returns"]
+    assert any(s.startswith("=== player_0 (you) to move") and "top discard" in s for s in shown)
+    report = next(s for s in shown if s.startswith("--- round 1: "))
+    assert all(f"player_{q} (" in report for q in range(3)) and "penalty" in report
