@@ -133,14 +133,11 @@ class Session:
         """The mover's legal actions: id, name and the card the action is about (if one)."""
         if self.over:
             return []
-        names = (self.game.action_to_str(int(a)) for a in np.flatnonzero(self._mask()))
-        return [
-            {"id": int(a), "name": n, "card": card_of_action(n)}
-            for a, n in zip(np.flatnonzero(self._mask()), names, strict=True)
-        ]
-
-    def _mask(self) -> np.ndarray:
-        return self.game.legal_mask(self.state)
+        out = []
+        for a in np.flatnonzero(self.game.legal_mask(self.state)).tolist():
+            name = self.game.action_to_str(a)
+            out.append({"id": a, "name": name, "card": card_of_action(name)})
+        return out
 
     def _legal_names(self) -> str:
         return ", ".join(a["name"] for a in self.legal_actions())
@@ -344,9 +341,8 @@ def _continental_report(h: dict) -> dict:
             melds = [{"cards": _kinds(g.split()), "life": False} for g in h["groups"]]
             hands.append({"seat": q, "melds": melds, "deadwood": [], "penalty": charge,
                           "note": "went out"})
-        elif str(q) in h["hands"] or q in h["hands"]:
-            cards = h["hands"].get(q, h["hands"].get(str(q)))
-            hands.append({"seat": q, "melds": [], "deadwood": _kinds(cards.split()),
+        elif q in h["hands"]:  # seats sitting out a tie-break have no hand
+            hands.append({"seat": q, "melds": [], "deadwood": _kinds(h["hands"][q].split()),
                           "penalty": charge, "note": ""})
     return {"title": f"round {h['round']}: player_{w} went out", "lines": [], "hands": hands}
 

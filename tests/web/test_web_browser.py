@@ -161,3 +161,15 @@ def test_a_marriage_round_by_clicking_cards_and_actions(server, browser, shots):
     totals = [c.inner_text() for c in page.query_selector_all("#sheet tr.totals td")][1:]
     assert totals == [str(t) for t in record["final_info"]["totals"]]
     page.close()
+
+
+def test_a_hot_seat_game_links_each_persons_seat(server, browser):
+    page = browser.new_page()
+    game_id, token = deal(page, server, "mariage_v1", ["human", "human"], 4, pace=0)
+    page.wait_for_selector(".seat-links a")
+    seen = httpx.get(f"{server}/api/games/{game_id}", params={"token": token}).json()["seat"]
+    assert page.inner_text(".mine .who").startswith(f"player_{seen} ")
+    page.click(".seat-links a")
+    page.wait_for_function(f"(document.querySelector('.mine .who')?.textContent || '')"
+                           f".startsWith('player_{1 - seen} ')")  # the page reloads meanwhile
+    page.close()

@@ -138,13 +138,23 @@ const table = { id: null, token: null, view: null, busy: false, timer: null, see
 async function openGame(id) {
   table.id = id;
   const fromHash = new URLSearchParams(location.hash.slice(1)).get("token");
-  table.token = fromHash || null;
+  table.token = fromHash || knownTokens(id)[0]?.[1] || null;
   document.getElementById("title").textContent = `game ${id}`;
   try {
     await refresh(api("GET", gameUrl("")));
   } catch (err) {
     showError(err.message);
   }
+}
+
+// The seats of game `id` this browser holds tokens for, as [seat, token] pairs.
+function knownTokens(id) {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const m = new RegExp(`^taas-${id}-(\\d+)$`).exec(localStorage.key(i));
+    if (m) out.push([Number(m[1]), localStorage.getItem(localStorage.key(i))]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
 }
 
 function gameUrl(tail) {
@@ -259,11 +269,20 @@ function renderTable(v) {
         melds,
         h("div", { id: "actions", class: "actions" }, buttons.map((a) =>
           h("button", { id: `action-${a.id}`, "data-action": a.id, onclick: () => act(a.id), text: a.name })))),
+    seatLinks(v),
     v.over ? finalBox(v) : null,
     sheet(v.sheet, v.seats.length),
     h("section", { id: "rounds" }, v.rounds.map(roundReport)),
     h("details", { class: "log" }, h("summary", { text: `moves (${v.log.length})` }),
       h("ol", { id: "log" }, v.log.map((line) => h("li", { text: line })))));
+}
+
+// Links to the other people's seats this browser created (a hot-seat game).
+function seatLinks(v) {
+  const others = knownTokens(table.id).filter(([seat]) => seat !== v.seat);
+  if (!others.length) return null;
+  return h("p", { class: "seat-links" }, "other seats: ", others.map(([seat, token]) =>
+    h("a", { href: `/game/${table.id}${location.search}#token=${token}`, text: `player_${seat} ` })));
 }
 
 function finalBox(v) {
@@ -357,6 +376,7 @@ function drawFrame() {
 
 // ---------------------------------------------------------------- routing
 const parts = location.pathname.split("/").filter(Boolean);
+window.addEventListener("hashchange", () => location.reload());  // another seat's link
 if (parts[0] === "game" && parts[1]) openGame(parts[1]);
 else if (parts[0] === "replay") openReplay(parts[1]);
 else newGameForm().catch((err) => showError(err.message));
