@@ -108,7 +108,7 @@ def check_final(page, server, game_id):
     return record
 
 
-def test_a_mariage_deal_by_clicking_cards(server, browser, shots):
+def test_a_mariage_deal_by_clicking_cards(server, browser, shots, tmp_path):
     page = browser.new_page(viewport={"width": 1200, "height": 900})
     game_id, _ = deal(page, server, "mariage_v1", ["human", "heuristic"], 4, pace=300)
     waits, after = [], -1
@@ -124,7 +124,7 @@ def test_a_mariage_deal_by_clicking_cards(server, browser, shots):
                 arg=after, timeout=10000)
             waits.append(time.perf_counter() - start)
     page.screenshot(path=str(shots / "mariage-final.png"), full_page=True)
-    check_final(page, server, game_id)
+    record = check_final(page, server, game_id)
     assert page.inner_text("#rounds").startswith("deal 1: player_")
     print(f"agent answers after a click: {', '.join(f'{w:.2f}' for w in waits)} s")
     assert sorted(waits)[len(waits) // 2] < 0.5  # the median; every answer is logged above
@@ -134,6 +134,13 @@ def test_a_mariage_deal_by_clicking_cards(server, browser, shots):
     page.click("#next")
     page.click("#next")
     assert page.inner_text("#step").strip().startswith("move 2 of")
+    # and so does its replay file, opened from disk
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(record))
+    page.goto(f"{server}/replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("#step")
+    assert page.inner_text("#step").strip() == f"move 0 of {len(record['moves'])}:"
     page.close()
 
 

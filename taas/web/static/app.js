@@ -190,8 +190,9 @@ function lastMover(view) {
 async function advance() {
   try {
     await refresh(api("POST", gameUrl("/advance")));
-  } catch (err) {
+  } catch (err) {  // e.g. another page of this game moved first: look again shortly
     showError(err.message);
+    table.timer = setTimeout(() => refresh(api("GET", gameUrl(""))).catch((e) => showError(e.message)), 1000);
   }
 }
 
@@ -226,8 +227,10 @@ function renderTable(v) {
     : v.current === mine ? "your move"
     : `player_${v.current} (${v.seats[v.current].agent}) to move…`;
 
+  const moved = v.log.length > table.seen ? lastMover(v) : null;  // pulses once
   const seats = v.seats.filter((s) => s.seat !== mine).map((s) =>
-    h("div", { class: "seat" + (s.seat === v.current ? " current" : ""), id: `seat-${s.seat}` },
+    h("div", { class: "seat" + (s.seat === v.current ? " current" : "") + (s.seat === moved ? " moved" : ""),
+      id: `seat-${s.seat}` },
       h("div", { class: "who", text: `player_${s.seat} · ${s.agent}` }),
       h("div", { class: "backs" }, cardBack()),
       s.notes.map(fact)));
