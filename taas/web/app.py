@@ -22,6 +22,7 @@ Endpoints (JSON unless said):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
 import tempfile
@@ -96,7 +97,7 @@ def create_app(db_path: str) -> FastAPI:
         if token is None:
             return None
         for seat, t in row.tokens.items():
-            if secrets.compare_digest(t, token):
+            if secrets.compare_digest(t.encode(), token.encode()):  # str: ASCII only
                 return seat
         raise HTTPException(403, f"this token holds no seat in game {row.id}")
 
@@ -121,7 +122,7 @@ def create_app(db_path: str) -> FastAPI:
         out = []
         for env_id in taas.envs.available_envs():
             config = taas.envs.env_module(env_id).Config()
-            rules = {k: v for k, v in vars(config).items() if not k.startswith("_")}
+            rules = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
             out.append({"id": env_id, "rules": rules, "agents": taas.agents.available(env_id)})
         return out
 

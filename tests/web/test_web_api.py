@@ -136,6 +136,7 @@ def game_cases(game_id, mover, other, legal, illegal):
     return {
         "wrong seat": ({"json": {"token": other, "action": legal}}, 409, "turn"),
         "bad token": ({"json": {"token": "x" * 22, "action": legal}}, 403, "no seat"),
+        "non-ASCII token": ({"json": {"token": "sé", "action": legal}}, 403, "no seat"),
         "illegal action": ({"json": {"token": mover, "action": illegal}}, 400, "not legal"),
         "action out of range": ({"json": {"token": mover, "action": 10**6}}, 400, "not legal"),
         "negative action": ({"json": {"token": mover, "action": -1}}, 400, "not legal"),

@@ -9,6 +9,13 @@ from play_helpers import new_game
 
 from taas.play.session import Session
 
+BAD_FIELDS = {  # values that make a new game's request wrong, field by field
+    "env_id": [None, 7, "poker_v1", "marriage_v0", "x" * 300, "é♠"],
+    "agents": [None, "human", [], [7], ["human", "genius", "random", "random"], ["random"] * 4],
+    "seed": [-1, 2**31, 2**70, "7", 1.5, True],
+    "rules": [None, [], "x", {"nope": 1}, {"num_players": "x"}, {"decks": 9}],
+}
+
 
 def bad_request(rng, games):
     """One request that must fail: (method, url, kwargs)."""
@@ -16,7 +23,7 @@ def bad_request(rng, games):
     legal = {a["id"] for a in view["actions"]}
     mover = tokens.get(view["current"])
     others = [t for s, t in tokens.items() if s != view["current"]]
-    junk = [None, True, 1.5, "7", [], {}, -1, 10**9, "x" * 300, "\u0000", 2**70]
+    junk = [None, True, 1.5, "7", [], {}, -1, 10**9, "x" * 300, "\u0000", "é♠", 2**70]
     pick = junk[int(rng.integers(len(junk)))]
     kind = int(rng.integers(12))
     move = f"/api/games/{game_id}/move"
@@ -42,8 +49,8 @@ def bad_request(rng, games):
         return "get", f"/api/games/{game_id}", {"params": {"token": str(pick)}}
     if kind == 8:
         fields = {"env_id": "marriage_v1", "agents": ["human"] * 4, "seed": 1, "rules": {}}
-        key = ["env_id", "agents", "seed", "rules"][int(rng.integers(4))]
-        fields[key] = pick if key != "agents" else [pick]
+        key = list(BAD_FIELDS)[int(rng.integers(len(BAD_FIELDS)))]
+        fields[key] = BAD_FIELDS[key][int(rng.integers(len(BAD_FIELDS[key])))]
         return "post", "/api/games", {"json": fields}
     if kind == 9:
         return "post", "/api/games", {"json": {"env_id": "marriage_v1", "agents": ["human"] * 4,
