@@ -4,6 +4,8 @@ game, score a hand.
 taas envs
 taas play continental_v1 --agents greedy,random,random --rounds 3 --seed 1 --render
 taas play romme_v1 --agents heuristic,random --rounds 4 --record games/romme.json
+taas play marriage_v1 --human 0 --agents random,random,random
+taas serve --port 8000
 taas replay games/romme-001.json --step
 taas score continental --hand "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H" --json
 """
@@ -52,6 +54,11 @@ def main(argv: list[str] | None = None) -> int:
         "FILE-002.json, ... for several (a series played as one match is one game)",
     )
     play.add_argument(
+        "--human",
+        metavar="SEAT[,SEAT]",
+        help="play these seats yourself at the terminal; --agents then fills the other seats",
+    )
+    play.add_argument(
         "--rule",
         action="append",
         default=[],
@@ -62,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     rep = sub.add_parser("replay", help="show a recorded game move by move and check its scores")
     rep.add_argument("file", help="a file written by taas play --record")
     rep.add_argument("--step", action="store_true", help="wait for Enter after each move")
+
+    serve = sub.add_parser("serve", help="the web table: play against agents in a browser")
+    serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="default 8000")
+    serve.add_argument("--db", default="taas-games.sqlite", help="the games store (SQLite file)")
 
     score = sub.add_parser("score", help="score a hand (scorekeeping helper)")
     games = score.add_subparsers(dest="game", required=True)
@@ -92,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         # One hand is scored faster in plain Python than numba loads (~1 s even from its
         # disk cache); only a process of our own, since the switch holds until it exits.
         os.environ.setdefault("TAAS_NO_NUMBA", "1")
-    commands = {"envs": _envs, "play": _play, "replay": _replay, "score": _score}
+    commands = {
+        "envs": _envs, "play": _play, "replay": _replay, "score": _score, "serve": _serve
+    }
     try:
         return commands[args.command](args)
     except ValueError as err:
@@ -146,6 +160,8 @@ def parse_agents(text: str) -> list[str]:
 def _play(args: argparse.Namespace) -> int:
     specs = parse_agents(args.agents)
     rules = dict(parse_rule(r) for r in args.rule)
+    if args.human is not None:
+        return _play_human(args, specs, rules)
     fields = {f.name for f in dataclasses.fields(taas.envs.env_module(args.env_id).Config)}
     if "num_players" in fields:
         rules.setdefault("num_players", len(specs))
@@ -187,6 +203,56 @@ def _play(args: argparse.Namespace) -> int:
             print(f"winner: player_{info['winner']} ({specs[info['winner']]})")
     else:
         _print_series("rewards per episode", specs, [r.returns for r in results])
+    return 0
+
+
+def _play_human(args: argparse.Namespace, specs: list[str], rules: dict) -> int:
+    from taas.play import terminal
+    from taas.play.session import HUMAN, Session
+
+    try:
+        humans = sorted({int(s) for s in args.human.split(",")})
+    except ValueError:
+        raise ValueError(f"--human {args.human!r}: expected seat numbers, e.g. 0 or 0,2") from None
+    seats = len(specs) + len(humans)
+    if humans[0] < 0 or humans[-1] >= seats:
+        raise ValueError(f"--human {args.human}: seats are 0..{seats - 1} with these agents")
+    others = iter(specs)
+    table = [HUMAN if i in humans else next(others) for i in range(seats)]
+    fields = {f.name for f in dataclasses.fields(taas.envs.env_module(args.env_id).Config)}
+    series = "num_rounds" in fields and "episode" in fields
+    if series:
+        rules.update(episode="match", num_rounds=args.rounds)
+    seed = int(np.random.SeedSequence().entropy % 2**31) if args.seed is None else args.seed
+    print(f"seed {seed}")
+    symbols = "♠♥♦♣".encode(sys.stdout.encoding or "ascii", "replace") != b"????"
+    episodes = 1 if series else args.rounds
+    paths = replays.record_paths(args.record, episodes) if args.record else []
+    for e in range(episodes):
+        session = Session(args.env_id, rules, seed + e, table)
+        try:
+            terminal.play(session, symbols=symbols)
+        except terminal.InputEnded as err:
+            print(f"taas: {err}; the game is abandoned")
+            return 1
+        if paths:
+            replays.save(session.record(), paths[e])
+    if paths:
+        print(f"recorded {', '.join(map(str, paths))}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from taas.web.app import create_app
+    except ImportError as err:
+        raise ValueError(
+            f"taas serve needs the web extra ({err.name} is missing): pip install 'taas-rl[web]'"
+        ) from None
+    print(f"taas web table on http://{args.host}:{args.port}/ (games in {args.db})")
+    uvicorn.run(create_app(args.db), host=args.host, port=args.port, log_level="warning")
     return 0
 
 
