@@ -6,8 +6,8 @@ on Ray) into ``out/tournament.sqlite``, ``standings(definition, games)`` rates i
 the command line for all of it; docs/tournaments.md explains the design.
 """
 
+from taas.tournament.roundrobin import Definition, Game, define, schedule
 from taas.tournament.runner import run
-from taas.tournament.schedule import Definition, Game, define, schedule
 from taas.tournament.store import read_definition, read_games
 
 __all__ = ["Definition", "Game", "define", "read_definition", "read_games", "run", "schedule"]

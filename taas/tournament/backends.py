@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from taas.tournament.play import Outcome, play_games
-from taas.tournament.schedule import Definition, Game
+from taas.tournament.roundrobin import Definition, Game
 
 BACKENDS = ("local", "ray")
 

@@ -18,7 +18,7 @@ import taas.agents
 import taas.envs
 from taas.agents import replay as replays
 from taas.agents.base import Agent
-from taas.tournament.schedule import Definition, Game
+from taas.tournament.roundrobin import Definition, Game
 
 
 @dataclass

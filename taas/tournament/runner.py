@@ -9,7 +9,7 @@ from tqdm import tqdm
 
 from taas.agents import replay as replays
 from taas.tournament import backends
-from taas.tournament.schedule import Definition, Game, schedule
+from taas.tournament.roundrobin import Definition, Game, schedule
 from taas.tournament.store import Store
 
 

@@ -23,7 +23,7 @@ from collections import defaultdict
 import numpy as np
 
 from taas.agents.evaluate import mean_interval
-from taas.tournament.schedule import Definition, schedule
+from taas.tournament.roundrobin import Definition, schedule
 
 Z95 = 1.96
 

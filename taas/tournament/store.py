@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from taas.tournament.play import Outcome
-from taas.tournament.schedule import Definition, Game
+from taas.tournament.roundrobin import Definition, Game
 
 FILENAME = "tournament.sqlite"
 

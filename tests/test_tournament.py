@@ -1,0 +1,279 @@
+"""Tournaments: the duplicate schedule, crash-safe storage and resume, identical results for any
+number of workers or Ray, forfeits, replays of recorded games, and the command's outputs."""
+
+import json
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import taas.agents
+from taas import tournament
+from taas.agents import replay as replays
+from taas.agents.base import Agent
+from taas.cli import main
+from taas.tournament.runner import record_path
+from taas.tournament.stats import results, standings
+
+pytest.importorskip("openskill", reason="the tournament extra is not installed")
+
+
+def without_duration(games: list[dict]) -> list[dict]:
+    """Stored games minus the one column a rerun changes (wall-clock seconds)."""
+    return [{k: v for k, v in g.items() if k != "duration"} for g in games]
+
+
+# ---- the duplicate schedule -------------------------------------------------------------------
+
+
+def test_tables_are_every_combination_or_every_multiset_holding_everyone():
+    from taas.tournament.roundrobin import tables
+
+    assert tables(4, 2) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert tables(3, 3) == [(0, 1, 2)]
+    # two agents at four seats: 3+1, 2+2, 1+3; all-one-agent tables teach nothing, so none
+    assert tables(2, 4) == [(0, 0, 0, 1), (0, 0, 1, 1), (0, 1, 1, 1)]
+    assert tables(3, 4) == [(0, 0, 1, 2), (0, 1, 1, 2), (0, 1, 2, 2)]
+
+
+@pytest.mark.parametrize(("agents", "players"), [(3, 2), (5, 4), (2, 4), (3, 4)])
+def test_every_agent_plays_every_seat_of_every_deal_once_per_rotation(agents, players):
+    definition = tournament.Definition(
+        "romme_v1", tuple(f"a{i}" for i in range(agents)), players, deals=3, seed=11
+    )
+    games = tournament.schedule(definition)
+    assert [g.index for g in games] == list(range(len(games)))
+    by_deal_table: dict[tuple[int, int], list] = {}
+    for g in games:
+        by_deal_table.setdefault((g.deal, g.table), []).append(g)
+    for (deal, _), rotation_games in by_deal_table.items():
+        assert len(rotation_games) == players  # one game per rotation
+        assert len({g.deal_seed for g in games if g.deal == deal}) == 1  # same cards everywhere
+        lineup = Counter(rotation_games[0].entrants)
+        for seat in range(players):  # over the rotations each seat holds the whole lineup
+            assert Counter(g.entrants[seat] for g in rotation_games) == lineup
+        for g in rotation_games:
+            assert Counter(g.entrants) == lineup
+    # over a deal, every agent sits in every seat equally often
+    for deal in range(3):
+        seats = Counter((e, s) for g in games if g.deal == deal for s, e in enumerate(g.entrants))
+        for seat in range(players):
+            counts = {seats[(e, seat)] for e in range(agents)}
+            assert len(counts) == 1 if agents >= players else min(counts) >= 1
+    assert len({g.deal_seed for g in games}) == 3  # deals differ
+    seeds = [s for g in games for s in g.agent_seeds]
+    assert len(set(seeds)) == len(seeds)  # no two seats share an agent seed
+    assert tournament.schedule(definition) == games  # deterministic
+
+
+def test_define_rejects_bad_tournaments_in_one_line():
+    for kwargs, message in [
+        ({"env_id": "nope_v1", "agents": ["random", "random2"]}, "unknown env"),
+        ({"env_id": "romme_v1", "agents": ["random"]}, "two agents or more"),
+        ({"env_id": "romme_v1", "agents": ["random", "random"]}, "listed once"),
+        ({"env_id": "romme_v1", "agents": ["random", "bogus"]}, "unknown agent spec"),
+        ({"env_id": "mariage_v1", "agents": ["random", "heuristic"], "players": 4}, "--players 2"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            tournament.define(**kwargs)
+
+
+# ---- storage, resume, workers ------------------------------------------------------------------
+
+
+def small(**kwargs) -> tournament.Definition:
+    """Rommé at two seats, random against the heuristic: a game takes a few milliseconds."""
+    args = {"env_id": "romme_v1", "agents": ["random", "heuristic"], "players": 2, "deals": 4,
+            "seed": 5, **kwargs}
+    return tournament.define(**args)
+
+
+def test_a_rerun_plays_nothing_twice_and_another_definition_is_refused(tmp_path):
+    definition = small()
+    assert tournament.run(definition, tmp_path, progress=False) == (8, 0)
+    first = tournament.read_games(tmp_path)
+    assert len(first) == 8 and all(g["status"] == "ok" for g in first)
+    assert tournament.run(definition, tmp_path, progress=False) == (0, 8)
+    assert tournament.read_games(tmp_path) == first
+    with pytest.raises(ValueError, match="holds another tournament"):
+        tournament.run(small(seed=6), tmp_path, progress=False)
+
+
+def test_one_two_workers_and_the_order_of_arrival_do_not_change_results(tmp_path):
+    definition = small(deals=6)
+    tournament.run(definition, tmp_path / "w1", workers=1, progress=False)
+    tournament.run(definition, tmp_path / "w2", workers=2, progress=False)
+    one, two = (tournament.read_games(tmp_path / w) for w in ("w1", "w2"))
+    assert without_duration(one) == without_duration(two)
+    assert standings(definition, one) == standings(definition, two)
+
+
+def test_ray_gives_the_same_games_and_leaderboard_as_local_workers(tmp_path):
+    pytest.importorskip("ray", reason="Ray is optional: pip install 'taas-rl[ray]'")
+    definition = small()
+    tournament.run(definition, tmp_path / "local", workers=1, progress=False)
+    tournament.run(definition, tmp_path / "ray", workers=2, backend="ray", progress=False)
+    local, ray = (tournament.read_games(tmp_path / w) for w in ("local", "ray"))
+    assert without_duration(local) == without_duration(ray)
+    assert standings(definition, local) == standings(definition, ray)
+
+
+def test_sigkill_then_resume_equals_an_uninterrupted_run(tmp_path):
+    argv = ["tournament", "romme_v1", "--agents", "random,heuristic", "--players", "2",
+            "--deals", "20", "--seed", "3", "--quiet"]
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "taas.cli", *argv, "--out", str(killed)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+    )
+    db = killed / "tournament.sqlite"
+    deadline = time.monotonic() + 120
+    stored = 0
+    while stored < 5 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        if db.exists():
+            try:
+                with sqlite3.connect(db) as conn:
+                    stored = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:  # the schema is not there yet
+                stored = 0
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.read().decode()
+    partial = tournament.read_games(killed)
+    assert 5 <= len(partial) < 40  # killed mid-way
+    assert main([*argv, "--out", str(killed)]) == 0  # rerunning the command resumes
+    definition = tournament.read_definition(killed)
+    tournament.run(definition, tmp_path / "whole", progress=False)
+    resumed, whole = (tournament.read_games(tmp_path / w) for w in ("killed", "whole"))
+    assert len(whole) == 40
+    assert without_duration(resumed) == without_duration(whole)
+    # the games stored before the kill were kept as they were, not replayed
+    assert [g["duration"] for g in resumed[: len(partial)]] == [g["duration"] for g in partial]
+
+
+# ---- forfeits ----------------------------------------------------------------------------------
+
+
+class RaisesOnThird(Agent):
+    """Plays randomly, then fails on its third decision."""
+
+    name = "raises"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self.decisions = 0
+
+    def act(self, observation, action_mask):
+        self.decisions += 1
+        if self.decisions == 3:
+            raise RuntimeError("lost the plot")
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+class Illegal(Agent):
+    """Always picks an action its mask forbids."""
+
+    name = "illegal"
+
+    def act(self, observation, action_mask):
+        return int(np.flatnonzero(action_mask == 0)[0])
+
+
+@pytest.fixture
+def bad_agents(monkeypatch):
+    monkeypatch.setitem(taas.agents._BUILDERS, "raises", {"*": f"{__name__}:RaisesOnThird"})
+    monkeypatch.setitem(taas.agents._BUILDERS, "illegal", {"*": f"{__name__}:Illegal"})
+
+
+def test_a_failing_agent_forfeits_its_games_and_the_rest_complete(tmp_path, bad_agents):
+    definition = tournament.define("romme_v1", ["random", "heuristic", "raises", "illegal"],
+                                   players=2, deals=3, seed=1)
+    tournament.run(definition, tmp_path, progress=False)
+    games = tournament.read_games(tmp_path)
+    assert len(games) == 6 * 2 * 3  # six pairs, two rotations, three deals: nothing lost
+    for g in games:
+        bad = [s for s, a in enumerate(g["agents"]) if a in ("raises", "illegal")]
+        if not bad:
+            assert g["status"] == "ok" and len(g["scores"]) == 2 and g["error"] is None
+            continue
+        assert g["status"] == "forfeit" and g["scores"] is None
+        # raises vs illegal: whoever moves first with its fault forfeits; else the bad seat
+        assert g["forfeit_seat"] in bad
+        culprit = g["agents"][g["forfeit_seat"]]
+        if culprit == "raises":
+            assert g["error"] == "decision 3: RuntimeError: lost the plot"
+        else:
+            assert g["error"].startswith("decision 1: illegal action ")
+    board = {r["agent"]: r for r in standings(definition, games)["leaderboard"]}
+    for name in ("random", "heuristic"):
+        assert board[name]["forfeits"] == 0
+    assert board["raises"]["forfeits"] + board["illegal"]["forfeits"] == 2 * 3 * 5
+    assert board["raises"]["points_per_game"] is None  # it finished no game
+    # a forfeit is a loss: against the sound agents the faulty ones never win
+    cross = standings(definition, games)["crossplay"]["score"]  # rows, columns: agents in order
+    assert [cross[bad][good] for bad in (2, 3) for good in (0, 1)] == [0.0] * 4
+    assert {r["agent"] for r in standings(definition, games)["leaderboard"][:2]} == {
+        "random", "heuristic"}
+
+
+def test_forfeit_scoring_on_hand_built_games():
+    # four seats, agents 0 and 1 twice each; seat 2 (agent 1) forfeits
+    forfeit = {"entrants": [0, 0, 1, 1], "status": "forfeit", "forfeit_seat": 2,
+               "scores": None, "deal": 0}
+    assert results(forfeit) == {0: 0.0, 1: -math.inf}
+    # an entrant's result is the mean of its seats: agent 0 (-10 + -30)/2 = -20 beats -25
+    ok = {"entrants": [0, 1, 0, 1], "status": "ok", "forfeit_seat": None,
+          "scores": [-10.0, 0.0, -30.0, -50.0], "deal": 1}
+    assert results(ok) == {0: -20.0, 1: -25.0}
+    definition = tournament.Definition("romme_v1", ("a", "b"), 4, deals=2, seed=0)
+    table = standings(definition, [forfeit, ok])
+    board = {r["agent"]: r for r in table["leaderboard"]}
+    assert board["a"]["win_rate"] == 1.0 and board["b"]["win_rate"] == 0.0
+    assert board["b"]["forfeits"] == 1 and board["a"]["forfeits"] == 0
+    assert board["a"]["points_per_game"] == -20.0  # the forfeited game adds no points
+    assert table["crossplay"]["score"] == [[None, 1.0], [0.0, None]]
+    assert table["leaderboard"][0]["agent"] == "a"
+
+
+# ---- records and the command -------------------------------------------------------------------
+
+
+def test_recorded_games_replay_to_their_stored_scores(tmp_path):
+    definition = small(deals=2)
+    tournament.run(definition, tmp_path, record=True, progress=False)
+    games = {g.index: g for g in tournament.schedule(definition)}
+    for row in tournament.read_games(tmp_path):
+        record = replays.load(record_path(tmp_path, games[row["game"]]))
+        assert record["seed"] == row["deal_seed"]
+        assert [a["spec"] for a in record["agents"]] == row["agents"]
+        assert replays.replay(record, render=False).returns == row["scores"]
+
+
+def test_the_command_writes_the_leaderboard_csv_report_and_plots(tmp_path, capsys):
+    out = tmp_path / "t"
+    argv = ["tournament", "mariage_v1", "--agents", "random,heuristic,ismcts:5", "--deals", "3",
+            "--seed", "2", "--workers", "2", "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "mariage_v1: 18 of 18 games" in printed and "Bradley–Terry" in printed
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["games"] == 18 and len(board["leaderboard"]) == 3
+    assert sum(r["games"] for r in board["leaderboard"]) == 2 * 18
+    assert (out / "games.csv").read_text().count("\n") == 1 + 18
+    assert "## What the duplicate deals bought" in (out / "report.md").read_text()
+    for png in ("ratings.png", "crossplay.png"):
+        assert (out / png).read_bytes()[:4] == b"\x89PNG"
+    assert main(["tournament", "--resume", "--out", str(out), "--quiet"]) == 0
+    assert "18 games were already stored, 0 played now" in capsys.readouterr().out
+    assert main(["tournament", "--resume", "--out", str(tmp_path / "none")]) == 2
+    assert "no tournament in" in capsys.readouterr().err
+    assert main(["tournament", "--out", str(out)]) == 2
+    assert "give ENV_ID and --agents" in capsys.readouterr().err
