@@ -77,7 +77,6 @@ def test_define_rejects_bad_tournaments_in_one_line():
     for kwargs, message in [
         ({"env_id": "nope_v1", "agents": ["random", "random2"]}, "unknown env"),
         ({"env_id": "romme_v1", "agents": ["random"]}, "two agents or more"),
-        ({"env_id": "romme_v1", "agents": ["random", "random"]}, "listed once"),
         ({"env_id": "romme_v1", "agents": ["random", "bogus"]}, "unknown agent spec"),
         ({"env_id": "mariage_v1", "agents": ["random", "heuristic"], "players": 4}, "--players 2"),
     ]:
@@ -93,6 +92,12 @@ def small(**kwargs) -> tournament.Definition:
     args = {"env_id": "romme_v1", "agents": ["random", "heuristic"], "players": 2, "deals": 4,
             "seed": 5, **kwargs}
     return tournament.define(**args)
+
+
+def test_an_agent_can_play_a_copy_of_itself():
+    definition = tournament.define("romme_v1", ["random", "random"], players=2, deals=1)
+    assert definition.names == ["random", "random#2"]
+    assert len(tournament.schedule(definition)) == 2
 
 
 def test_a_rerun_plays_nothing_twice_and_another_definition_is_refused(tmp_path):

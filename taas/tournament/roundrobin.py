@@ -39,6 +39,17 @@ class Definition:
     rules: tuple[tuple[str, object], ...] = ()  # the env's rule flags, sorted by name
 
     @property
+    def names(self) -> list[str]:
+        """The entrants' names: their specs, a repeated spec numbered (``random``,
+        ``random#2``), so an agent can play a copy of itself as a sanity check."""
+        seen: dict[str, int] = {}
+        names = []
+        for spec in self.agents:
+            seen[spec] = seen.get(spec, 0) + 1
+            names.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+        return names
+
+    @property
     def id(self) -> str:
         return hashlib.sha1(self.to_json().encode()).hexdigest()[:12]
 
@@ -81,8 +92,6 @@ def define(
         raise ValueError(f"format {format!r}: expected one of {', '.join(FORMATS)}")
     if len(agents) < 2:
         raise ValueError(f"a tournament needs two agents or more (got {len(agents)})")
-    if len(set(agents)) != len(agents):
-        raise ValueError(f"agents {','.join(agents)}: each agent spec may be listed once")
     if deals < 1:
         raise ValueError(f"deals={deals}: play one deal or more")
     if seed < 0:

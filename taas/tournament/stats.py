@@ -113,7 +113,7 @@ def standings(definition: Definition, games: list[dict]) -> dict:
     """The JSON-ready standings of ``games`` (rows of :func:`taas.tournament.read_games`)."""
     from openskill.models import PlackettLuce
 
-    names = list(definition.agents)
+    names = definition.names
     n = len(names)
     played = [0] * n
     forfeits = [0] * n
