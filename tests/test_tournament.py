@@ -282,3 +282,22 @@ def test_the_command_writes_the_leaderboard_csv_report_and_plots(tmp_path, capsy
     assert "no tournament in" in capsys.readouterr().err
     assert main(["tournament", "--out", str(out)]) == 2
     assert "give ENV_ID and --agents" in capsys.readouterr().err
+
+
+def test_duplicate_deals_cancel_the_luck_of_the_seat():
+    # seat 0 is worth +10 on every deal; A is 1 (deal 0) or 2 (deal 1) points better than B
+    def game(deal, rotation, scores):
+        entrants = [0, 1] if rotation == 0 else [1, 0]
+        return {"entrants": entrants, "status": "ok", "forfeit_seat": None, "scores": scores,
+                "deal": deal}
+
+    games = [game(0, 0, [11.0, -11.0]), game(0, 1, [9.0, -9.0]),
+             game(1, 0, [12.0, -12.0]), game(1, 1, [8.0, -8.0])]
+    definition = tournament.Definition("mariage_v1", ("a", "b"), 2, deals=2, seed=0)
+    a = next(r for r in standings(definition, games)["leaderboard"] if r["agent"] == "a")
+    dup = a["duplicate"]
+    # margins per game 22, -18, 24, -16; per deal 2 and 4
+    assert dup["margin"] == 3.0
+    assert dup["ci95_width_duplicate"] <= 2.0
+    assert dup["ci95_width_independent"] > 10 * dup["ci95_width_duplicate"]
+    assert dup["games_factor"] > 100

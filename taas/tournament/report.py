@@ -138,20 +138,21 @@ def markdown(standings: dict) -> str:
         "",
         "## What the duplicate deals bought",
         "",
-        "Each agent's margin over its table-mates per deal; the width of its 95 % interval "
-        "with the deals shared (duplicate) and if each side had had its own deals (independent). "
-        "`deals ×`: how many times as many independent deals the same width would need.",
+        "Margin: an agent's result minus the mean of the other agents' at its table, per game. "
+        "The width of its 95 % interval over duplicate deals (as played) and had every game "
+        "been dealt independently; `games ×`: how many times as many games independent deals "
+        "would need for the same width.",
         "",
-        "| agent | margin | CI width duplicate | CI width independent | deals × |",
+        "| agent | margin | CI width, duplicate deals | CI width, independent deals | games × |",
         "|---|---|---|---|---|",
     ]
     for r in standings["leaderboard"]:
         dup = r["duplicate"]
         if dup:
-            factor = "-" if dup["deals_factor"] is None else f"{dup['deals_factor']:.2f}"
-            lines.append(f"| {r['agent']} | {dup['margin']:.1f} | "
-                         f"{dup['ci95_width_duplicate']:.1f} | "
-                         f"{dup['ci95_width_independent']:.1f} | {factor} |")
+            factor = "-" if dup["games_factor"] is None else f"{dup['games_factor']:.2f}"
+            lines.append(f"| {r['agent']} | {dup['margin']:.2f} | "
+                         f"{dup['ci95_width_duplicate']:.2f} | "
+                         f"{dup['ci95_width_independent']:.2f} | {factor} |")
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,13 @@ Plackett–Luce for any table size (ties allowed), updated game by game in sched
 never depends on which worker finished first; and for two-seat tables the Bradley–Terry maximum
 likelihood fit of choix (order-free, a tie counted as a win each way), on the Elo scale, with
 an interval from refitting on deals resampled with replacement.
+
+What the duplicate deals bought: an entrant's *margin* in a game is its result minus the mean
+result of the other entrants at the table. Averaged per deal, over every seat it played the deal
+from, the luck of the cards cancels; the margin's interval over deals is set against its width
+had every game been dealt independently (a bootstrap over single games: one game's margin has
+the same distribution either way). ``games_factor`` = (independent width / duplicate width)²:
+how many times as many games independent deals would need for the same precision.
 """
 
 from __future__ import annotations
@@ -96,17 +103,8 @@ def _interval(values: list[float]) -> list[float] | None:
     return None if not math.isfinite(low) else [low, high]
 
 
-def _difference_widths(mine: np.ndarray, theirs: np.ndarray, resamples: int = 10_000,
-                       seed: int = 0) -> tuple[float, float]:
-    """95 % interval widths of mean(mine - theirs) over deals: paired, as duplicate deals are,
-    and unpaired, as if each side had been dealt its own independent deals."""
-    paired = np.subtract(*mean_interval(mine - theirs, resamples, seed)[::-1])
-    rng = np.random.default_rng(seed)
-    n = len(mine)
-    diffs = (mine[rng.integers(n, size=(resamples, n))].mean(axis=1)
-             - theirs[rng.integers(n, size=(resamples, n))].mean(axis=1))
-    low, high = np.percentile(diffs, [2.5, 97.5])
-    return float(paired), float(high - low)
+def _width(interval: list[float] | None) -> float | None:
+    return None if interval is None else interval[1] - interval[0]
 
 
 def standings(definition: Definition, games: list[dict]) -> dict:
@@ -119,7 +117,7 @@ def standings(definition: Definition, games: list[dict]) -> dict:
     forfeits = [0] * n
     wins: list[dict[int, list[int]]] = [defaultdict(list) for _ in range(n)]
     points: list[dict[int, list[float]]] = [defaultdict(list) for _ in range(n)]
-    rivals: list[dict[int, list[float]]] = [defaultdict(list) for _ in range(n)]
+    margins: list[dict[int, list[float]]] = [defaultdict(list) for _ in range(n)]
     beats = np.zeros((n, n))
     meetings = np.zeros((n, n))
     for game in games:
@@ -132,9 +130,8 @@ def standings(definition: Definition, games: list[dict]) -> dict:
             wins[e][game["deal"]].append(int(leaders == [e]))
             if game["status"] == "ok":
                 points[e][game["deal"]].append(r)
-                others = [s for s, o in zip(game["scores"], game["entrants"], strict=True)
-                          if o != e]
-                rivals[e][game["deal"]].append(float(np.mean(others)))
+                others = [q for o, q in res.items() if o != e]
+                margins[e][game["deal"]].append(r - float(np.mean(others)))
             for o, q in res.items():
                 if o != e:
                     meetings[e, o] += 1
@@ -157,16 +154,16 @@ def standings(definition: Definition, games: list[dict]) -> dict:
             "win_ci95": _interval(deal_wins),
             "duplicate": None,
         }
-        deals = sorted(points[e])
-        if len(deals) >= 2:
-            mine = np.array([np.mean(points[e][d]) for d in deals])
-            theirs = np.array([np.mean(rivals[e][d]) for d in deals])
-            paired, unpaired = _difference_widths(mine, theirs)
+        deal_margins = [float(np.mean(margins[e][d])) for d in sorted(margins[e])]
+        game_margins = [m for d in sorted(margins[e]) for m in margins[e][d]]
+        duplicate = _width(_interval(deal_margins))
+        independent = _width(_interval(game_margins))
+        if duplicate is not None and independent is not None:
             row["duplicate"] = {
-                "margin": float(np.mean(mine - theirs)),
-                "ci95_width_duplicate": paired,
-                "ci95_width_independent": unpaired,
-                "deals_factor": (unpaired / paired) ** 2 if paired > 0 else None,
+                "margin": float(np.mean(game_margins)),
+                "ci95_width_duplicate": duplicate,
+                "ci95_width_independent": independent,
+                "games_factor": (independent / duplicate) ** 2 if duplicate > 0 else None,
             }
         table.append(row)
     table.sort(key=lambda r: -r["rating"]["mu"])
