@@ -7,6 +7,9 @@ definition and the game, so the backends differ in speed, never in results.
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -23,6 +26,18 @@ def batches(games: list[Game], workers: int) -> list[list[Game]]:
     return [games[i : i + size] for i in range(0, len(games), size)]
 
 
+def _exit_with(parent: int) -> None:
+    """Worker initializer: end this worker when the tournament process dies (a killed parent
+    leaves its pool's workers playing games nobody will store)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def local(
     definition: Definition, work: list[list[Game]], workers: int, record: bool
 ) -> Iterator[list[Outcome]]:
@@ -31,7 +46,7 @@ def local(
         for batch in work:
             yield play_games(definition, batch, record)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(workers, initializer=_exit_with, initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(play_games, definition, batch, record) for batch in work]
         try:
             for future in as_completed(futures):
