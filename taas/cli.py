@@ -265,10 +265,15 @@ def _tournament(args: argparse.Namespace) -> int:
             args.env_id, parse_agents(args.agents), args.players, args.deals, args.seed,
             args.format, rules,
         )
-    played, before = tournament.run(
-        definition, args.out, workers=args.workers, backend=args.backend, address=args.address,
-        record=args.record, progress=not args.quiet,
-    )
+    try:
+        played, before = tournament.run(
+            definition, args.out, workers=args.workers, backend=args.backend,
+            address=args.address, record=args.record, progress=not args.quiet,
+        )
+    except KeyboardInterrupt:
+        print(f"\nstopped; every finished game is stored: rerun the command or "
+              f"taas tournament --resume --out {args.out} to go on", file=sys.stderr)
+        return 130
     if before:
         print(f"resumed: {before} games were already stored, {played} played now")
     try:

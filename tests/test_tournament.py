@@ -217,6 +217,7 @@ def test_a_failing_agent_forfeits_its_games_and_the_rest_complete(tmp_path, bad_
         culprit = g["agents"][g["forfeit_seat"]]
         if culprit == "raises":
             assert g["error"] == "decision 3: RuntimeError: lost the plot"
+            assert g["steps"] >= 2  # its own two moves at least were made
         else:
             assert g["error"].startswith("decision 1: illegal action ")
     board = {r["agent"]: r for r in standings(definition, games)["leaderboard"]}

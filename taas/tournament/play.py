@@ -53,15 +53,16 @@ class Guard(Agent):
         self.uses_state = inner.uses_state
 
     def _checked(self, choose, mask: np.ndarray) -> int:
-        self.moves += 1
+        decision = self.moves + 1
         try:
             action = choose()
         except Exception as err:
-            raise Forfeit(self.seat, f"decision {self.moves}: {type(err).__name__}: {err}") from err
+            raise Forfeit(self.seat, f"decision {decision}: {type(err).__name__}: {err}") from err
         if not isinstance(action, (int, np.integer)) or not 0 <= action < len(mask) or not mask[
             action
         ]:
-            raise Forfeit(self.seat, f"decision {self.moves}: illegal action {action!r}")
+            raise Forfeit(self.seat, f"decision {decision}: illegal action {action!r}")
+        self.moves = decision
         return int(action)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -96,7 +97,7 @@ def play_game(definition: Definition, game: Game, record: bool = False) -> Outco
                 raise Forfeit(seat, f"building {spec!r}: {type(err).__name__}: {err}") from err
         result = taas.agents.play_game(env, agents, seed=game.deal_seed)
     except Forfeit as forfeit:
-        moves = sum(a.moves for a in agents)
+        moves = sum(a.moves for a in agents)  # the moves made before the fault
         return Outcome(game.index, "forfeit", None, forfeit.seat, str(forfeit), moves, False,
                        time.perf_counter() - start)
     rec = None

@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS games (
     status TEXT NOT NULL CHECK (status IN ('ok', 'forfeit')),
     forfeit_seat INTEGER,
     error TEXT,
-    steps INTEGER NOT NULL,
+    steps INTEGER NOT NULL,         -- moves made (for a forfeit: before the fault)
     truncated INTEGER NOT NULL,
     duration REAL NOT NULL          -- seconds; the one column that differs between runs
 );
