@@ -51,7 +51,11 @@ def _ranks(res: dict[int, float]) -> dict[int, int]:
     return {e: 1 + sum(other > r for other in res.values()) for e, r in res.items()}
 
 
-def _ratings(model, names: list[str], games: list[dict]) -> list[dict]:
+def plackett_luce(names: list[str], games: list[dict]) -> list[dict]:
+    """OpenSkill Plackett–Luce ratings after ``games`` in schedule order, one per entrant."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
     rating = {i: model.rating(name=n) for i, n in enumerate(names)}
     for game in games:
         res = results(game)
@@ -109,8 +113,6 @@ def _width(interval: list[float] | None) -> float | None:
 
 def standings(definition: Definition, games: list[dict]) -> dict:
     """The JSON-ready standings of ``games`` (rows of :func:`taas.tournament.read_games`)."""
-    from openskill.models import PlackettLuce
-
     names = definition.names
     n = len(names)
     played = [0] * n
@@ -136,7 +138,7 @@ def standings(definition: Definition, games: list[dict]) -> dict:
                 if o != e:
                     meetings[e, o] += 1
                     beats[e, o] += 1.0 if r > q else 0.5 if r == q else 0.0
-    pl = _ratings(PlackettLuce(), names, games)
+    pl = plackett_luce(names, games)
     bt = bradley_terry(n, games) if definition.players == 2 and games else None
     table = []
     for e, name in enumerate(names):
