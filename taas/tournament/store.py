@@ -56,6 +56,11 @@ class Store:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path)
+            # WAL without an fsync per commit: a committed game survives the process being
+            # killed (only a power cut or OS crash can lose the last ones); fsyncing every
+            # game would make the disk, not the games, the tournament's speed limit.
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(_SCHEMA)
         except (OSError, sqlite3.Error) as err:
             raise ValueError(f"cannot open the tournament database {path}: {err}") from err
