@@ -249,8 +249,16 @@ def _tournament_parser(sub) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    missing = [m for m in ("openskill", "choix", "rich", "matplotlib")
+               if importlib.util.find_spec(m) is None]
+    if missing:  # checked before playing, not after an hour of games
+        raise ValueError(f"taas tournament needs {', '.join(missing)}: "
+                         "pip install 'taas-rl[tournament]'")
     from taas import tournament
     from taas.tournament.report import print_leaderboard, write_report
+    from taas.tournament.stats import standings
 
     stored = tournament.read_definition(args.out)
     if args.resume and stored is None:
@@ -276,11 +284,6 @@ def _tournament(args: argparse.Namespace) -> int:
         return 130
     if before:
         print(f"resumed: {before} games were already stored, {played} played now")
-    try:
-        from taas.tournament.stats import standings
-    except ImportError as err:
-        raise ValueError(f"the tournament report needs: pip install 'taas-rl[tournament]' "
-                         f"({err})") from err
     games = tournament.read_games(args.out)
     table = standings(definition, games)
     print_leaderboard(table)

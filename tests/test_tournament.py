@@ -304,3 +304,15 @@ def test_duplicate_deals_cancel_the_luck_of_the_seat():
     assert dup["ci95_width_duplicate"] <= 2.0
     assert dup["ci95_width_independent"] > 10 * dup["ci95_width_duplicate"]
     assert dup["games_factor"] > 100
+
+
+def test_a_missing_extra_is_named_before_any_game_is_played(tmp_path, capsys, monkeypatch):
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "choix" else find_spec(name, *a))
+    argv = ["tournament", "romme_v1", "--agents", "random,heuristic", "--out", str(tmp_path)]
+    assert main(argv) == 2
+    assert "needs choix: pip install 'taas-rl[tournament]'" in capsys.readouterr().err
+    assert not (tmp_path / "tournament.sqlite").exists()
