@@ -8,6 +8,7 @@ taas play marriage_v1 --human 0 --agents random,random,random
 taas serve --port 8000
 taas replay games/romme-001.json --step
 taas score continental --hand "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H" --json
+taas tournament romme_v1 --agents heuristic,random --deals 50 --seed 7 --workers 2 --out results/t1
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000, help="default 8000")
     serve.add_argument("--db", default="taas-games.sqlite", help="the games store (SQLite file)")
 
+    _tournament_parser(sub)
+
     score = sub.add_parser("score", help="score a hand (scorekeeping helper)")
     games = score.add_subparsers(dest="game", required=True)
     cont = games.add_parser("continental", help="penalty and go-out discards")
@@ -105,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         # disk cache); only a process of our own, since the switch holds until it exits.
         os.environ.setdefault("TAAS_NO_NUMBA", "1")
     commands = {
-        "envs": _envs, "play": _play, "replay": _replay, "score": _score, "serve": _serve
+        "envs": _envs, "play": _play, "replay": _replay, "score": _score, "serve": _serve,
+        "tournament": _tournament,
     }
     try:
         return commands[args.command](args)
@@ -279,6 +283,78 @@ def _replay(args: argparse.Namespace) -> int:
 
     result = replays.replay(record, show=show)
     print(f"returns {' '.join(f'{r:g}' for r in result.returns)} (as recorded)")
+    return 0
+
+
+def _tournament_parser(sub) -> None:
+    tour = sub.add_parser(
+        "tournament",
+        help="duplicate round robin of agents: results in OUT/tournament.sqlite, leaderboard, "
+        "report",
+    )
+    tour.add_argument("env_id", nargs="?", help="e.g. romme_v1 (optional with --resume)")
+    tour.add_argument("--agents", help='the entrants, e.g. "heuristic,random,ismcts:100"')
+    tour.add_argument("--players", type=_positive, help="seats per table (default: the env's)")
+    tour.add_argument("--deals", type=_positive, default=100, help="deal seeds (default 100)")
+    tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    tour.add_argument("--format", choices=("deal", "match"), default="deal",
+                      help="deal: one round or deal per game; match: whole matches")
+    tour.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                      help="a rule flag of the env (repeatable)")
+    tour.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    tour.add_argument("--backend", choices=("local", "ray"), default="local")
+    tour.add_argument("--address", help="Ray cluster address (auto, HOST:PORT); default: a "
+                      "local Ray with --workers CPUs")
+    tour.add_argument("--out", required=True, help="results folder")
+    tour.add_argument("--resume", action="store_true",
+                      help="continue the tournament stored in OUT (rerunning the same command "
+                      "does too)")
+    tour.add_argument("--record", action="store_true",
+                      help="write each game as a replay file under OUT/replays/")
+    tour.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    missing = [m for m in ("openskill", "choix", "rich", "matplotlib")
+               if importlib.util.find_spec(m) is None]
+    if missing:  # checked before playing, not after an hour of games
+        raise ValueError(f"taas tournament needs {', '.join(missing)}: "
+                         "pip install 'taas-rl[tournament]'")
+    from taas import tournament
+    from taas.tournament.report import print_leaderboard, write_report
+    from taas.tournament.stats import standings
+
+    stored = tournament.read_definition(args.out)
+    if args.resume and stored is None:
+        raise ValueError(f"--resume: no tournament in {args.out}")
+    if args.env_id is None or args.agents is None:
+        if not args.resume:
+            raise ValueError("give ENV_ID and --agents (or --resume to continue OUT's tournament)")
+        definition = stored
+    else:
+        rules = dict(parse_rule(r) for r in args.rule)
+        definition = tournament.define(
+            args.env_id, parse_agents(args.agents), args.players, args.deals, args.seed,
+            args.format, rules,
+        )
+    try:
+        played, before = tournament.run(
+            definition, args.out, workers=args.workers, backend=args.backend,
+            address=args.address, record=args.record, progress=not args.quiet,
+        )
+    except KeyboardInterrupt:
+        print(f"\nstopped; every finished game is stored: rerun the command or "
+              f"taas tournament --resume --out {args.out} to go on", file=sys.stderr)
+        return 130
+    if before:
+        print(f"resumed: {before} games were already stored, {played} played now")
+    games = tournament.read_games(args.out)
+    table = standings(definition, games)
+    print_leaderboard(table)
+    paths = write_report(args.out, games, table)
+    print(f"wrote {', '.join(str(p) for p in paths)}")
     return 0
 
 
