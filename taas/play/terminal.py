@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from taas.envs.core.cards import card_str, parse_card
+from taas.envs.core.cards import SUIT_SYMBOLS, SUITS, card_str, parse_card
 from taas.play.session import Session
+
+_SUIT_LETTERS = str.maketrans(dict(zip(SUIT_SYMBOLS, SUITS, strict=True)))
 
 
 class InputEnded(Exception):
@@ -26,7 +28,10 @@ def play(
     show: Callable[[str], None] = print,
     symbols: bool = True,
 ) -> list[float]:
-    """Play ``session`` to the end, people answering through ``ask``; the final returns."""
+    """Play ``session`` to the end, people answering through ``ask``; the final returns.
+    ``symbols=False`` writes suits as letters (for terminals that cannot print ♠)."""
+    if not symbols:  # the move log writes suit symbols too
+        show = _in_letters(show)
     cards = _Printer(symbols)
     reported = 0
     while not session.over:
@@ -46,6 +51,10 @@ def play(
         show("the game was cut short by its turn limit (no scores)")
     show("final: " + "  ".join(f"player_{i} {r:+g}" for i, r in enumerate(view["returns"])))
     return view["returns"]
+
+
+def _in_letters(show: Callable[[str], None]) -> Callable[[str], None]:
+    return lambda text: show(text.translate(_SUIT_LETTERS))
 
 
 class _Printer:

@@ -98,3 +98,13 @@ def test_the_other_rummies_play_to_the_end_at_the_terminal(env_id, agents):
     assert any(s.startswith("=== player_0 (you) to move") and "top discard" in s for s in shown)
     report = next(s for s in shown if s.startswith("--- round 1: "))
     assert all(f"player_{q} (" in report for q in range(3)) and "penalty" in report
+
+
+def test_a_terminal_that_cannot_print_suit_symbols_gets_letters():
+    from taas.play import terminal
+
+    session, shown = Session("mariage_v1", {}, 4, [HUMAN, "heuristic"]), []
+    terminal.play(session, ask=lambda prompt: "1", show=shown.append, symbols=False)
+    text = "\n".join(shown)
+    text.encode("ascii")  # raises if a symbol got through
+    assert "trump " in text and "play " in text
