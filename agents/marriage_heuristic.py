@@ -90,9 +90,8 @@ class MarriageHeuristicAgent(Agent):
                 held_by_others += np.maximum(0, self._count(obs, "taken_by", seat)
                                              - self._count(obs, "discarded_by", seat))
         self.live = np.maximum(0, self._copies - self.hand - seen - held_by_others)
-        self.turn = float(obs[LAYOUT["turn"]][0]) * self.config.max_turns_per_round
-        n = max(1, int((obs[LAYOUT["active"]] > 0.5).sum()))
-        self.own_turns = self.turn / n
+        turns = float(obs[LAYOUT["turn"]][0]) * self.config.max_turns_per_round
+        self.own_turns = turns / max(1, int((obs[LAYOUT["active"]] > 0.5).sum()))
         self.top = np.flatnonzero(obs[LAYOUT["top_discard"]])
         nxt = self._count(obs, "taken_by", 1)
         self.wanted = np.zeros(NUM_KINDS)
@@ -109,12 +108,12 @@ class MarriageHeuristicAgent(Agent):
     def value(self, hand: np.ndarray) -> float:
         """Least deadwood reachable with the required lives, ``NO_LIFE`` per missing life."""
         need = len(self.rules) - 1
-        for lives in range(need, -1, -1):
+        for lives in range(need, 0, -1):
             rules = self.rules[lives]
             dead = melds.deadwood(hand, rules)
-            if lives == 0 or dead < melds.hand_value(hand, rules):
+            if dead < melds.hand_value(hand, rules):  # an arrangement with these lives exists
                 return dead + NO_LIFE * (need - lives)
-        raise AssertionError("unreachable: zero lives always have an arrangement")
+        return melds.deadwood(hand, self.rules[0]) + NO_LIFE * need
 
     def _outs(self, hand: np.ndarray, k: int) -> float:
         """Live cards that would make a meld of ``k`` with a card already held (group or run
@@ -160,7 +159,7 @@ class MarriageHeuristicAgent(Agent):
             if not self.wild[k]
         ]
         choices += self._swaps(action_mask)
-        if not choices:  # only wild cards may go: the cheapest to lose
+        if not choices:  # only wild cards may go, and every one costs the same
             kinds = np.flatnonzero(action_mask[A.DISCARD : A.SHOW])
             return A.DISCARD + int(kinds[0])
         return min(choices)[1]
