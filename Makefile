@@ -19,7 +19,7 @@ demo: $(BIN)/python
 
 test: $(BIN)/python
 	$(PIP) install -q "$(TORCH)"
-	$(PIP) install -q -e ".[dev,train,web,tournament]"
+	$(PIP) install -q -e ".[dev,train,web,tournament,ray]"
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 
