@@ -29,8 +29,14 @@ _BUILDERS: dict[str, dict[str, str]] = {
         "mariage_v1": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
         "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
-    "ismcts": {"mariage_v1": "taas.agents.search:SearchAgent"},
-    "oracle": {"mariage_v1": "taas.agents.search:OracleAgent"},
+    "ismcts": {
+        env: "taas.agents.search:SearchAgent"
+        for env in ("continental_v1", "mariage_v1", "marriage_v1", "romme_v1")
+    },
+    "oracle": {
+        env: "taas.agents.search:OracleAgent"
+        for env in ("continental_v1", "mariage_v1", "marriage_v1", "romme_v1")
+    },
 }
 
 
