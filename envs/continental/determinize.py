@@ -20,6 +20,7 @@ from taas.envs.core.determinize import known_holdings, leaf_returns, redeal
 ROLLOUT_DEPTH = 12  # two turns of every seat at three players
 TEMPERATURE = 1.0  # in cards still to draw (see distance)
 EXPLORE = 0.1  # share of random rollout moves
+RIVAL = 4.0
 _RANK = np.arange(JOKER) % NUM_RANKS
 
 
@@ -86,6 +87,17 @@ def rollout(game: ContinentalGame, state: ContinentalState, rng: np.random.Gener
     return A.DISCARD + int(kinds[np.argmin(key)])
 
 
+def exact(game: ContinentalGame, state: ContinentalState, player: int,
+          rng: np.random.Generator) -> int | None:
+    """Go out whenever the rules allow, shedding the dearest card: a hand that goes out pays
+    nothing, the best any seat can do in a round, so there is nothing to search."""
+    mask = game.legal_mask(state)
+    out = np.flatnonzero(mask[A.GO_OUT : A.GO_OUT_NO_DISCARD])
+    if out.size:
+        return A.GO_OUT + int(out[np.argmax(CARD_VALUES[out])])
+    return A.GO_OUT_NO_DISCARD if mask[A.GO_OUT_NO_DISCARD] else None
+
+
 def evaluate(game: ContinentalGame, state: ContinentalState) -> np.ndarray:
     """Returns so far plus each active seat's expected charge this round: its whole hand,
     unless it goes out first (likelier the fewer cards it still has to draw)."""
@@ -94,4 +106,4 @@ def evaluate(game: ContinentalGame, state: ContinentalState) -> np.ndarray:
     size = game.config.deal_size  # the hand that goes out: all but the last discard
     distances = np.array([distance(state.hands[q], size) for q in seats], np.float64)
     return leaf_returns(game.returns(state), seats, charges, distances, TEMPERATURE,
-                        game.config.reward)
+                        game.config.reward, RIVAL if RIVAL >= 0 else None)

@@ -83,15 +83,21 @@ def leaf_returns(
     distances: np.ndarray,
     temperature: float,
     reward: str,
+    rival: float | None = None,
 ) -> np.ndarray:
     """The search's estimate of a round cut short: each of ``seats`` goes out first with a
     probability falling with its distance from going out (a softmax of ``-distances /
     temperature``; ``inf`` never wins) and otherwise pays its ``charges`` (what it would pay if
-    the round ended now). Expressed in the env's ``reward`` (``points``, ``zero_sum``, ``win``)
-    on top of the ``returns`` so far."""
+    the round ended now). With ``rival`` each seat races as many rivals at that distance
+    instead of the others' dealt hands: a seat's value then depends on its own cards only,
+    which the determinization leaves alone, so its estimate is far less noisy. Expressed in
+    the env's ``reward`` (``points``, ``zero_sum``, ``win``) on top of the ``returns`` so far."""
     d = np.asarray(distances, np.float64)
-    weight = np.exp(-(d - d.min()) / temperature)
-    win = weight / weight.sum()
+    if rival is None:
+        weight = np.exp(-(d - d.min()) / temperature)
+        win = weight / weight.sum()
+    else:
+        win = 1.0 / (1.0 + (len(seats) - 1) * np.exp((d - rival) / temperature))
     expected = (1.0 - win) * charges
     out = np.array(returns, np.float64)
     if reward == "points":

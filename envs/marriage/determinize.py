@@ -38,8 +38,8 @@ def determinize(game: MarriageGame, state: MarriageState, player: int,
 
 
 def rollout(game: MarriageGame, state: MarriageState, rng: np.random.Generator) -> int:
-    """A greedy player: take a wild discard or one that fits two held cards; show when it can,
-    shedding its dearest card; else shed the least connected card that is not wild, the
+    """A greedy player: take a wild discard or one that fits two held cards; show when it can
+    (validly), shedding its dearest card; else shed the least connected card that is not wild, the
     dearest first. One move in ten is random."""
     mask = game.legal_mask(state)
     legal = np.flatnonzero(mask)
@@ -55,16 +55,40 @@ def rollout(game: MarriageGame, state: MarriageState, rng: np.random.Generator) 
         if mask[A.DRAW_DISCARD] and (wanted or not mask[A.DRAW_STOCK]):
             return A.DRAW_DISCARD
         return A.DRAW_STOCK
+    show = _show(game, state, mask)
+    if show is not None:
+        return show
     values = np.asarray(game.scorer(state).rules.values)
-    shows = np.flatnonzero(mask[A.SHOW : A.SHOW_ALL])
-    if shows.size:
-        return A.SHOW + int(shows[np.argmax(values[shows])])
-    if mask[A.SHOW_ALL]:
-        return A.SHOW_ALL
     kinds = legal[legal < A.SHOW] - A.DISCARD
     partners = np.append(meld_partners(hand), 0) + 99 * wild  # keep wild cards and jokers
     key = partners[kinds] * 100 - values[kinds]
     return A.DISCARD + int(kinds[np.argmin(key)])
+
+
+def _show(game: MarriageGame, state: MarriageState, mask: np.ndarray) -> int | None:
+    """A valid show shedding the dearest card, if the mover has one (under ``"penalize"``
+    the mask also offers invalid shows)."""
+    scorer = game.scorer(state)
+    hand = state.hands[state.current]
+    penalize = game.config.invalid_show == "penalize"
+    shows = mask[A.SHOW : A.SHOW_ALL] > 0
+    if penalize and shows.any():
+        shows &= scorer.show_discards(hand)
+    kinds = np.flatnonzero(shows)
+    if kinds.size:
+        return A.SHOW + int(kinds[np.argmax(np.asarray(scorer.rules.values)[kinds])])
+    if mask[A.SHOW_ALL] and (not penalize or scorer.can_show(hand)):
+        return A.SHOW_ALL
+    return None
+
+
+def exact(game: MarriageGame, state: MarriageState, player: int,
+          rng: np.random.Generator) -> int | None:
+    """Show whenever a valid show is legal: the seat that shows pays nothing, the best any
+    seat can do in a round, so there is nothing to search."""
+    if state.phase == DRAW:
+        return None
+    return _show(game, state, game.legal_mask(state))
 
 
 def evaluate(game: MarriageGame, state: MarriageState) -> np.ndarray:
