@@ -17,10 +17,11 @@ from taas.envs.continental.rules import BUY, DRAW, ContinentalGame, ContinentalS
 from taas.envs.core.cards import JOKER, NUM_RANKS
 from taas.envs.core.determinize import known_holdings, leaf_returns, redeal
 
-ROLLOUT_DEPTH = 12  # two turns of every seat at three players
+ROLLOUT_DEPTH = 4  # a few greedy moves; longer rollouts add more noise than they tell
+EXPLORATION = 0.25  # UCB constant (see taas.agents.rummy_search)
 TEMPERATURE = 1.0  # in cards still to draw (see distance)
-EXPLORE = 0.1  # share of random rollout moves
-RIVAL = 4.0
+RANDOM_MOVES = 0.1  # share of random rollout moves
+RIVAL = 4.0  # the distance of the rivals each seat races (see leaf_returns)
 _RANK = np.arange(JOKER) % NUM_RANKS
 
 
@@ -63,7 +64,7 @@ def rollout(game: ContinentalGame, state: ContinentalState, rng: np.random.Gener
     group, go out when it can shedding its dearest card, else shed a card of its rarest rank,
     the dearest first; one move in ten is random."""
     mask = game.legal_mask(state)
-    if rng.random() < EXPLORE:
+    if rng.random() < RANDOM_MOVES:
         legal = np.flatnonzero(mask)
         return int(legal[rng.integers(len(legal))])
     hand = state.hands[state.current]

@@ -18,6 +18,8 @@ from taas.envs.marriage import actions as A
 from taas.envs.marriage.rules import DRAW, MarriageGame, MarriageState
 
 ROLLOUT_DEPTH = 6  # a turn of every seat at three players: the deadwood solver scores the rest
+EXPLORATION = 0.25  # UCB constant (see taas.agents.rummy_search)
+RANDOM_MOVES = 0.1  # share of random rollout moves
 TEMPERATURE = 15.0  # in penalty points (see evaluate)
 
 
@@ -45,7 +47,7 @@ def rollout(game: MarriageGame, state: MarriageState, rng: np.random.Generator) 
     legal = np.flatnonzero(mask)
     if len(legal) == 1:
         return int(legal[0])
-    if rng.random() < 0.1:
+    if rng.random() < RANDOM_MOVES:
         return int(legal[rng.integers(len(legal))])
     hand = state.hands[state.current]
     wild = state.wild

@@ -17,6 +17,8 @@ from taas.envs.romme import actions as A
 from taas.envs.romme.rules import DRAW, HAND_VALUES, RommeGame, RommeState, charge, hand_value
 
 ROLLOUT_DEPTH = 16  # about two turns of every seat at three players (a turn may lay melds)
+EXPLORATION = 0.25  # UCB constant (see taas.agents.rummy_search)
+RANDOM_MOVES = 0.1  # share of random rollout moves
 TEMPERATURE = 2.0  # in cards (see evaluate)
 UNOPENED = 4  # cards a hand that has not opened counts as being further from going out
 
@@ -43,15 +45,22 @@ def determinize(game: RommeGame, state: RommeState, player: int,
 
 
 def rollout(game: RommeGame, state: RommeState, rng: np.random.Generator) -> int:
-    """A greedy player: take a discard that fits two held cards (or a joker); lay the opening
-    the hand holds, then any meld; lay off natural cards, the dearest first; shed the least
-    connected card, the dearest first. One move in ten is random."""
+    """A greedy player (:func:`greedy`); one move in ten is random."""
     mask = game.legal_mask(state)
     legal = np.flatnonzero(mask)
+    if len(legal) > 1 and rng.random() < RANDOM_MOVES:
+        return int(legal[rng.integers(len(legal))])
+    return greedy(game, state, mask, legal)
+
+
+def greedy(game: RommeGame, state: RommeState, mask: np.ndarray, legal: np.ndarray) -> int:
+    """What :class:`~taas.agents.romme_heuristic.RommeHeuristicAgent` plays, read from the
+    state: take a discard that fits two held cards (or a joker); exchange jokers; lay the most
+    valuable melds (the opening once it reaches the minimum); lay off natural cards, the
+    dearest first, a joker only near the end; shed the least connected card, the dearest
+    first; abandon an opening that cannot be finished."""
     if len(legal) == 1:
         return int(legal[0])
-    if rng.random() < 0.1:
-        return int(legal[rng.integers(len(legal))])
     hand = state.hands[state.current]
     if state.phase == DRAW:
         top = state.table.top
@@ -59,27 +68,41 @@ def rollout(game: RommeGame, state: RommeState, rng: np.random.Generator) -> int
         if mask[A.DRAW_DISCARD] and (wanted or not mask[A.DRAW_STOCK]):
             return A.DRAW_DISCARD
         return A.DRAW_STOCK
-    shapes = legal[legal >= A.MELD] - A.MELD
-    if shapes.size:
-        if state.opened[state.current]:
-            return A.MELD + int(shapes[np.argmax(A.SHAPE_LENGTH[shapes])])
-        need = game.config.opening_min - state.pending_value
+    swaps = legal[(legal >= A.EXCHANGE) & (legal < A.MELD)]
+    if swaps.size:
+        return int(swaps[0])
+    if legal[-1] >= A.MELD:
+        opened = state.opened[state.current]
+        need = None if opened else game.config.opening_min - state.pending_value
         _, plan = game.opening.best(hand, need)
         for shape in plan:
             if mask[A.MELD + shape]:
                 return A.MELD + shape
     lay_ids, lay_kinds = state.offers[0], state.offers[1]
-    natural = (mask[lay_ids] > 0) & (lay_kinds != JOKER)
+    offered = mask[lay_ids] > 0
+    natural = offered & (lay_kinds != JOKER)
     if natural.any():
         return int(lay_ids[natural][np.argmax(HAND_VALUES[lay_kinds[natural]])])
     kinds = legal[(legal >= A.DISCARD) & (legal < A.LAY_OFF)] - A.DISCARD
+    if offered.any() and (not kinds.size or state.sizes[state.current] <= 3):
+        return int(lay_ids[offered][0])
     if kinds.size:
         partners = np.append(meld_partners(hand), 99)  # a joker fits anything
         key = partners[kinds] * 100 - HAND_VALUES[kinds]
         return A.DISCARD + int(kinds[np.argmin(key)])
-    if mask[A.ABANDON]:
-        return A.ABANDON
-    return int(legal[rng.integers(len(legal))])
+    return A.ABANDON if mask[A.ABANDON] else int(legal[0])
+
+
+def exact(game: RommeGame, state: RommeState, player: int,
+          rng: np.random.Generator) -> int | None:
+    """Lay what the greedy player lays (its opening, melds, lay-offs, exchanges) without
+    searching: the search spends its budget on the draw and the discard, where the choice is
+    close, not on placing cards, which always brings a hand nearer going out."""
+    if state.phase == DRAW:
+        return None
+    mask = game.legal_mask(state)
+    move = greedy(game, state, mask, np.flatnonzero(mask))
+    return None if A.DISCARD <= move < A.LAY_OFF else move
 
 
 def evaluate(game: RommeGame, state: RommeState) -> np.ndarray:

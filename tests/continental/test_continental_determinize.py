@@ -65,14 +65,19 @@ def test_a_taken_card_stays_with_its_taker_until_discarded():
     assert min(dealt) == 0
 
 
-def test_distance_counts_ranks_left_to_fix():
-    assert distance(to_counts(parse_cards("AS AH AD 5C 5D 5S 9C 9D 9H 9S KC KD KH QS QD"))) == 1
-    assert distance(to_counts(parse_cards("AS AH JK 5C 5D 5S 9C 9D 9H 9S KC KD KH QS QD"))) == 1
-    assert distance(to_counts(parse_cards("AS 2H 3D 4C 5D 6S 7C 8D 9H 10S JC QD KH KS JK"))) == 12
+def test_distance_counts_cards_still_to_draw():
+    def distance_of(cards: str) -> int:
+        return distance(to_counts(parse_cards(cards)), 15)
+
+    assert distance_of("AS AH AD 5C 5D 5S 9C 9D 9H 9S KC KD KH QS QD") == 1  # a queen
+    assert distance_of("AS AH JK 5C 5D 5S 9C 9D 9H 9S KC KD KH QS QD") == 1  # the joker fills one
+    # keep the kings, the joker and four singles: 8 cards short, and 8 cards fill those groups
+    assert distance_of("AS 2H 3D 4C 5D 6S 7C 8D 9H 10S JC QD KH KS JK") == 8
+    assert distance_of("AS AH AD 5C 5D 5S 9C 9D 9H KC KD KH QS QD QH") == 0
 
 
 def test_rollout_goes_out_when_it_can(monkeypatch):
-    monkeypatch.setattr("taas.envs.continental.determinize.EXPLORE", 0.0)
+    monkeypatch.setattr("taas.envs.continental.determinize.RANDOM_MOVES", 0.0)
     game, s = table()
     s.current = 0
     s.hands[0] = to_counts(parse_cards("AS AH AD 5C 5D 5S 9C 9D 9H KC KD KH QS QD QH KS"))
