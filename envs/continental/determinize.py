@@ -3,8 +3,11 @@ rollouts (the shared rummy part: :mod:`taas.envs.core.determinize`).
 
 Continental melds nothing before going out, so what a seat sees is its own hand, the discard
 pile and the seats' pile records (whatever the others took and have not discarded is still
-theirs). A hand that goes out pays nothing, every other hand pays all its cards: a cut-short
-rollout is scored by how far each hand is from lying in groups.
+theirs). A hand that goes out pays nothing, every other hand pays all its cards: going out
+is never searched (:func:`exact`), and a cut-short rollout is scored by how many cards each
+hand still has to draw, each raced against rivals at ``RIVAL`` cards rather than against the
+others' dealt hands, which differ in every determinization and would drown the few points
+between two discards in noise.
 """
 
 from __future__ import annotations
