@@ -4,7 +4,8 @@ rollouts (the shared rummy part: :mod:`taas.envs.core.determinize`).
 Besides its own hand and the discard pile a seat sees the wild-card indicator, the dublees set
 aside by swaps and the hands revealed by invalid shows (those seats are out of the round, so
 their hands stay as revealed). A cut-short rollout is scored by each hand's least deadwood
-(the penalty it would pay now), which also says how far it is from showing.
+(the penalty it would pay now), which also says how far it is from showing. A valid show is
+never searched: it is played at once (:func:`exact`).
 """
 
 from __future__ import annotations

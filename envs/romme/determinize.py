@@ -4,7 +4,9 @@
 Besides its own hand and the discard pile a seat sees every meld on the table. Melds do not
 record which seat laid each card, so a card a seat took from the pile counts as still held
 only beyond the copies of its kind now on the table. A cut-short rollout is scored by hand
-sizes: an opened hand sheds cards fast, one that has not opened still needs its 40.
+sizes (public, so the same in every determinization): an opened hand sheds cards fast, one
+that has not opened still needs its 40. The search decides draws and discards; melds,
+lay-offs and exchanges are played as the greedy player plays them (:func:`exact`).
 """
 
 from __future__ import annotations
