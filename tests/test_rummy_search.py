@@ -137,7 +137,8 @@ def _swap_hidden(game, s, player: int):
 @pytest.mark.parametrize("env_id", ENVS)
 def test_search_cannot_peek_at_hidden_cards(env_id):
     """Two true states that differ only in the hidden cards give the same determinizations
-    and the same seeded decision."""
+    and the same seeded decision, from the registered agent (with the game's exact moves and
+    exploration) and from the bare search alike."""
     det = module(env_id)
     tried = 0
     for game, s in positions(env_id, 4, seed=6):
@@ -150,9 +151,13 @@ def test_search_cannot_peek_at_hidden_cards(env_id):
         assert (a.hands == b.hands).all() and a.table.stock == b.table.stock
         picks = []
         for state in (s, u):
-            search = ISMCTS(det.determinize, det.evaluate, det.rollout, det.ROLLOUT_DEPTH)
-            picks.append(search.search(game, state, p, np.random.default_rng(3), simulations=12))
+            agent = taas.agents.make("ismcts:12", env_id, seed=3, config={"num_players": 3})
+            assert agent.search.exploration == det.EXPLORATION
+            picks.append(agent.act_state(game, state, p))
         assert picks[0] == picks[1]
+        search = ISMCTS(det.determinize, det.evaluate, det.rollout, det.ROLLOUT_DEPTH)
+        assert len({search.search(game, state, p, np.random.default_rng(5), simulations=12)
+                    for state in (s, u)}) == 1
         tried += 1
     assert tried >= 3
 
