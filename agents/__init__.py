@@ -21,6 +21,8 @@ __all__ = [
     "single_agent_env",
 ]
 
+_RUMMIES = ("continental_v1", "marriage_v1", "romme_v1")
+
 # spec name -> env id ("*" for any env) -> "module:AgentClass", built by AgentClass.build.
 _BUILDERS: dict[str, dict[str, str]] = {
     "random": {"*": "taas.agents.base:RandomAgent"},
@@ -31,8 +33,14 @@ _BUILDERS: dict[str, dict[str, str]] = {
         "marriage_v1": "taas.agents.marriage_heuristic:MarriageHeuristicAgent",
         "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
-    "ismcts": {"mariage_v1": "taas.agents.search:SearchAgent"},
-    "oracle": {"mariage_v1": "taas.agents.search:OracleAgent"},
+    "ismcts": {
+        "mariage_v1": "taas.agents.search:SearchAgent",
+        **{env: "taas.agents.rummy_search:RummySearchAgent" for env in _RUMMIES},
+    },
+    "oracle": {
+        "mariage_v1": "taas.agents.search:OracleAgent",
+        **{env: "taas.agents.rummy_search:RummyOracleAgent" for env in _RUMMIES},
+    },
 }
 
 
