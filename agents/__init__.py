@@ -31,6 +31,7 @@ _BUILDERS: dict[str, dict[str, str]] = {
     },
     "ismcts": {"mariage_v1": "taas.agents.search:SearchAgent"},
     "oracle": {"mariage_v1": "taas.agents.search:OracleAgent"},
+    "ppo": {"*": "taas.agents.learned:PPOAgent"},
 }
 
 
