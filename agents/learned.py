@@ -26,8 +26,14 @@ import functools
 from pathlib import Path
 
 import numpy as np
-import torch
-from torch import nn
+
+try:
+    import torch
+    from torch import nn
+except ModuleNotFoundError as err:  # the core package has no torch; only ppo: agents need it
+    raise ModuleNotFoundError(
+        "ppo agents need torch: run `make train` (installs torch==2.13.0 and the train extra)"
+    ) from err
 
 from taas.agents.base import Agent
 
@@ -176,8 +182,9 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
 
 
 class PPOAgent(Agent):
-    """Plays the most probable legal action of a trained policy (deterministic: the same
-    observation always gives the same move)."""
+    """Samples a legal action from a trained policy with its own seeded RNG: the stochastic
+    policy PPO trained, reproducible from the seed. (Always taking the most probable action can
+    repeat a pair of moves that undo each other forever, e.g. a Rommé meld and its abandon.)"""
 
     name = "ppo"
 
@@ -197,5 +204,6 @@ class PPOAgent(Agent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         with torch.no_grad():
             logits = self.net.logits(torch.as_tensor(observation, dtype=torch.float32),
-                                     torch.as_tensor(action_mask, dtype=torch.bool))
-        return int(logits.argmax())
+                                     torch.from_numpy(np.array(action_mask, dtype=bool)))
+        probs = torch.softmax(logits.double(), -1).numpy()
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))

@@ -1,9 +1,10 @@
 """Self-play PPO with action masking, in plain torch, one file read top to bottom (CleanRL style).
 
 Every seat of every table is played either by the learner (the current network: its decisions
-are the training data) or by an opponent drawn from a pool of its own past snapshots, plus any
-fixed agents named by ``--fixed-opponents``. An episode is all-learner with probability
-``--selfplay-prob``; otherwise one random seat is the learner and the pool fills the others.
+are the training data) or by an opponent drawn from a pool of its own past snapshots or from
+the fixed agents named by ``--fixed-opponents`` (which take a ``--fixed-prob`` share of those
+seats). An episode is all-learner with probability ``--selfplay-prob``; otherwise one random
+seat is the learner and the pool fills the others.
 Tables of several sizes (``--num-players 3,4,5,6``) train one network: observations are padded
 to the largest table, so the same model plays every size it has seen.
 
@@ -72,6 +73,7 @@ class Args:
     pool_size: int = 8
     snapshot_every: int = 10
     fixed_opponents: str = field(default="", metadata={"help": "agent specs that join the pool"})
+    fixed_prob: float = field(default=0.5, metadata={"help": "share of pool seats they take"})
     eval_every: int = 20
     eval_deals: int = 100
     eval_opponent: str = ""
@@ -160,11 +162,12 @@ def train(args: Args) -> Path:
         n = t.game.num_players
         t.state = t.game.new_state(t.rng)
         t.pending, t.base = [-1] * n, np.zeros(n)
-        opponents = [*t.fixed, *pool]
-        if not opponents or rng.random() < args.selfplay_prob:
-            t.roles = [None] * n
-        else:
-            t.roles = [opponents[k] for k in rng.integers(len(opponents), size=n)]
+        t.roles = [None] * n
+        if (t.fixed or pool) and rng.random() >= args.selfplay_prob:
+            for seat in range(n):
+                group = t.fixed if t.fixed and (not pool or rng.random() < args.fixed_prob) \
+                    else pool
+                t.roles[seat] = group[int(rng.integers(len(group)))]
             t.roles[int(rng.integers(n))] = None
 
     def save() -> None:
