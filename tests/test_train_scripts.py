@@ -102,3 +102,12 @@ def test_sb3_trains_and_exports_the_same_policy(tmp_path):
             logits = agent.net.logits(torch.as_tensor(obs), torch.as_tensor(mask))
         theirs, _ = model.predict(obs, action_masks=mask, deterministic=True)
         assert int(logits.argmax()) == int(theirs)
+
+
+def test_throughput_benchmark_measures_both_scripts():
+    from taas.benchmarks import training
+
+    rows = training.main(["--steps", "64", "--games", "mariage_v1"])
+    assert [r["script"] for r in rows] == ["selfplay_ppo", "sb3_maskable_ppo"]
+    assert all(r["steps"] >= 64 and r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1
+               for r in rows)

@@ -45,7 +45,10 @@ def default_opponent(env_id: str) -> str:
 
 
 def evaluate(model: Path, env_id: str, rules: dict, opponent: str, deals: int, seed: int) -> dict:
-    """The model against ``opponent`` on ``deals`` duplicate deals, seats rotated (95 % CIs)."""
+    """The model against ``opponent`` on ``deals`` duplicate deals, seats rotated (95 % CIs);
+    ``deals=0`` skips it (the throughput benchmark times training alone)."""
+    if deals == 0:
+        return {}
     result = duplicate_deals(env_id, f"ppo:{model}", opponent, deals=deals, seed=seed, **rules)
     low, high = result.diff_interval
     return {"eval_diff": result.mean_diff, "eval_diff_low": low, "eval_diff_high": high,
