@@ -3,6 +3,7 @@
 and resumed continues exactly the curve of an uninterrupted one."""
 
 import csv
+import signal
 
 import pytest
 
@@ -111,3 +112,19 @@ def test_throughput_benchmark_measures_both_scripts():
     assert [r["script"] for r in rows] == ["selfplay_ppo", "sb3_maskable_ppo"]
     assert all(r["steps"] >= 64 and r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1
                for r in rows)
+
+
+def test_selfplay_ctrl_c_saves_and_resume_continues_the_same_curve(tmp_path, monkeypatch):
+    whole = selfplay_ppo.train(selfplay_args(tmp_path / "whole", save_every=10))
+    real_evaluate = selfplay_ppo.evaluate
+
+    def evaluate_then_ctrl_c(*args):
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C during update 2's evaluation
+        return real_evaluate(*args)
+
+    monkeypatch.setattr(selfplay_ppo, "evaluate", evaluate_then_ctrl_c)
+    part = selfplay_ppo.train(selfplay_args(tmp_path / "part", save_every=10))
+    assert [int(r["update"]) for r in rows(part)] == [1, 2]  # finished update 2, saved, stopped
+    monkeypatch.setattr(selfplay_ppo, "evaluate", real_evaluate)
+    resumed = selfplay_ppo.train(selfplay_args(tmp_path / "part", resume=True))
+    assert rows(resumed) == rows(whole)

@@ -337,7 +337,7 @@ def train(args: Args) -> Path:
                 eval_rules = table_rules[0]
                 row.update(evaluate(model_path, args.env_id, eval_rules, eval_opponent,
                                     args.eval_deals, args.eval_seed))
-            if update % args.save_every == 0 or done_now:
+            if update % args.save_every == 0 or done_now or stop:  # Ctrl-C during the eval
                 save()
             log.write(row)
             if writer:
