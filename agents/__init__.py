@@ -41,6 +41,7 @@ _BUILDERS: dict[str, dict[str, str]] = {
         "mariage_v1": "taas.agents.search:OracleAgent",
         **{env: "taas.agents.rummy_search:RummyOracleAgent" for env in _RUMMIES},
     },
+    "ppo": {"*": "taas.agents.learned:PPOAgent"},
 }
 
 

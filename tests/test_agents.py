@@ -9,7 +9,8 @@ import taas.envs
 
 def test_available_and_unknown_specs():
     assert {"random", "greedy"} <= set(taas.agents.available("continental_v1"))
-    with pytest.raises(ValueError, match=r"unknown agent spec 'nope'.*known: greedy, .*random"):
+    known = r"known: greedy, heuristic, ismcts, oracle, ppo, random"
+    with pytest.raises(ValueError, match=r"unknown agent spec 'nope'.*" + known):
         taas.agents.make("nope", "continental_v1")
     with pytest.raises(ValueError, match="takes no argument"):
         taas.agents.make("random:5", "continental_v1")

@@ -1,0 +1,209 @@
+"""Learned players: the policy network, its checkpoint format and the ``ppo:`` agent spec.
+
+``ppo:PATH`` plays a checkpoint written by either training script; ``ppo:<game>`` (``ppo:mariage``)
+plays the model shipped in ``taas/agents/models/<game>.pt``. Loading runs on CPU and checks that
+the file fits the table it is asked to play: the env id *and its version* (a ``_v0`` model read
+observations laid out differently), the rules config and the observation size. Any mismatch, a
+missing file or a corrupt one is a one-line :class:`CheckpointError` before the first move,
+rather than a policy that silently plays nonsense.
+
+A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
+``weights_only=True`` (loading a model runs no pickled code)::
+
+    format        "taas-ppo/1"
+    env_id        "mariage_v1"            env_version   1
+    configs       [dataclasses.asdict(game.config), ...]  every table it was trained on
+    obs_size      260                     num_actions   39          hidden   128
+    args          the training script's arguments       script   which script wrote it
+    taas_version  taas.__version__ of the code that trained it
+    actor         the actor's state_dict (the critic is only needed to train)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from pathlib import Path
+
+import numpy as np
+
+try:
+    import torch
+    from torch import nn
+except ModuleNotFoundError as err:  # the core package has no torch; only ppo: agents need it
+    raise ModuleNotFoundError(
+        "ppo agents need torch: run `make train` (installs torch==2.13.0 and the train extra)"
+    ) from err
+
+from taas.agents.base import Agent
+
+FORMAT = "taas-ppo/1"
+MODELS = Path(__file__).parent / "models"
+META_KEYS = ("env_id", "env_version", "configs", "obs_size", "num_actions", "hidden", "args",
+             "script", "taas_version")
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that is missing, unreadable, or made for another game, version or rules."""
+
+
+def mlp(n_in: int, hidden: int, n_out: int, out_gain: float) -> nn.Sequential:
+    """Two tanh layers, orthogonal init (CleanRL's ``layer_init``); SB3's ``MlpPolicy`` with
+    ``net_arch=dict(pi=[h, h], vf=[h, h])`` has the same shapes, so its weights export here."""
+    layers = [nn.Linear(n_in, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(),
+              nn.Linear(hidden, n_out)]
+    for layer, gain in zip(layers[::2], (np.sqrt(2), np.sqrt(2), out_gain), strict=True):
+        nn.init.orthogonal_(layer.weight, gain)
+        nn.init.zeros_(layer.bias)
+    return nn.Sequential(*layers)
+
+
+class PolicyNet(nn.Module):
+    """Separate actor and critic MLPs (CleanRL's ``ppo.py``); illegal actions get -1e8 logits."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: int = 128, critic: bool = True):
+        super().__init__()
+        self.actor = mlp(obs_size, hidden, num_actions, out_gain=0.01)
+        self.critic = mlp(obs_size, hidden, 1, out_gain=1.0) if critic else None
+
+    def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return self.actor(obs).masked_fill(~mask, -1e8)
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.critic(obs).squeeze(-1)
+
+
+def env_version(env_id: str) -> int:
+    """``mariage_v1`` -> 1."""
+    return int(env_id.rpartition("_v")[2])
+
+
+def model_meta(
+    env_id: str, games: list, obs_size: int, hidden: int, args: dict, script: str
+) -> dict:
+    """The header of a checkpoint for a model trained on ``games`` (one per table size)."""
+    import taas
+
+    return {
+        "format": FORMAT, "env_id": env_id, "env_version": env_version(env_id),
+        "configs": [dataclasses.asdict(g.config) for g in games],
+        "obs_size": int(obs_size), "num_actions": int(games[0].num_actions),
+        "hidden": hidden, "args": args, "script": script, "taas_version": taas.__version__,
+    }
+
+
+def save_model(path: str | Path, meta: dict, actor: nn.Module, **extra) -> None:
+    """Write a checkpoint atomically (a crash mid-write leaves the previous file intact)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    torch.save({**meta, "actor": actor.state_dict(), **extra}, tmp)
+    tmp.replace(path)
+
+
+def resolve(arg: str) -> Path:
+    """``ppo:<game>`` names a shipped model; anything else is a path."""
+    shipped = MODELS / f"{arg}.pt"
+    if "/" not in arg and not arg.endswith(".pt"):
+        if not shipped.exists():
+            names = sorted(p.stem for p in MODELS.glob("*.pt"))
+            raise CheckpointError(
+                f"no shipped model {arg!r}; shipped: {', '.join(names) or 'none'} "
+                "(or give a checkpoint path, ppo:PATH.pt)"
+            )
+        return shipped
+    return Path(arg)
+
+
+def load_checkpoint(path: str | Path) -> dict:
+    """The checkpoint at ``path`` as a dict, or a one-line :class:`CheckpointError`."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {path} not found")
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:  # torch raises many types for a truncated or foreign file
+        first = str(err).strip().splitlines()[0] if str(err).strip() else ""
+        raise CheckpointError(
+            f"checkpoint {path} is corrupt or not a torch file ({type(err).__name__}: {first})"
+        ) from None
+    if not isinstance(ckpt, dict) or ckpt.get("format") != FORMAT:
+        found = ckpt.get("format") if isinstance(ckpt, dict) else type(ckpt).__name__
+        raise CheckpointError(f"checkpoint {path} is not a {FORMAT} checkpoint (found {found!r})")
+    missing = [k for k in (*META_KEYS, "actor") if k not in ckpt]
+    if missing:
+        raise CheckpointError(f"checkpoint {path} lacks {', '.join(missing)}")
+    return ckpt
+
+
+def check_fits(ckpt: dict, path: str | Path, env_id: str, game, obs_size: int) -> None:
+    """Raise :class:`CheckpointError` unless the checkpoint was trained for this table."""
+    if ckpt["env_id"] != env_id:
+        raise CheckpointError(
+            f"checkpoint {path} was trained on {ckpt['env_id']}, not {env_id}"
+        )
+    config = dataclasses.asdict(game.config)
+    if config not in ckpt["configs"]:
+        trained = ckpt["configs"][0]
+        diff = ", ".join(
+            f"{k}={config.get(k)!r} (trained: {trained.get(k)!r})"
+            for k in sorted(set(config) | set(trained)) if config.get(k) != trained.get(k)
+        )
+        sizes = sorted({c.get("num_players") for c in ckpt["configs"]} - {None})
+        tables = f" on tables of {sizes} players" if len(sizes) > 1 else ""
+        raise CheckpointError(f"checkpoint {path} was trained{tables} with other rules: {diff}")
+    if ckpt["obs_size"] != obs_size or ckpt["num_actions"] != game.num_actions:
+        raise CheckpointError(
+            f"checkpoint {path} expects observations of {ckpt['obs_size']} and "
+            f"{ckpt['num_actions']} actions; {env_id} has {obs_size} and {game.num_actions}"
+        )
+
+
+@functools.lru_cache(maxsize=16)
+def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn.Module, dict]:
+    """Load and check once per (file version, table): evaluation builds an agent per game."""
+    import taas.envs
+
+    ckpt = load_checkpoint(path)
+    raw = taas.envs.make(env_id, wrapped=False, **dict(rules))
+    check_fits(ckpt, path, env_id, raw.game, raw.observer.low.shape[0])
+    with torch.random.fork_rng(devices=[]):  # the random init is overwritten: leave the
+        # caller's RNG stream untouched, so evaluating during training never changes the run
+        net = PolicyNet(ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"], critic=False)
+    try:
+        net.actor.load_state_dict(ckpt["actor"])
+    except RuntimeError as err:
+        raise CheckpointError(
+            f"checkpoint {path} holds weights that do not fit its header "
+            f"({str(err).splitlines()[0]})"
+        ) from None
+    net.eval()
+    return net, {k: ckpt[k] for k in META_KEYS}
+
+
+class PPOAgent(Agent):
+    """Samples a legal action from a trained policy with its own seeded RNG: the stochastic
+    policy PPO trained, reproducible from the seed. (Always taking the most probable action can
+    repeat a pair of moves that undo each other forever, e.g. a Rommé meld and its abandon.)"""
+
+    name = "ppo"
+
+    def __init__(self, net: PolicyNet, meta: dict, seed: int | None = None):
+        super().__init__(seed)
+        self.net, self.meta = net, meta
+
+    @classmethod
+    def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> PPOAgent:
+        if not arg:
+            raise CheckpointError("ppo needs a model: ppo:PATH or ppo:<game> (a shipped model)")
+        path = resolve(arg).resolve()
+        stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else ()
+        net, meta = _load_actor(path, stamp, env_id, tuple(sorted(config.items())))
+        return cls(net, meta, seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        with torch.no_grad():
+            logits = self.net.logits(torch.as_tensor(observation, dtype=torch.float32),
+                                     torch.from_numpy(np.array(action_mask, dtype=bool)))
+        probs = torch.softmax(logits.double(), -1).numpy()
+        return int(self.rng.choice(len(probs), p=probs / probs.sum()))

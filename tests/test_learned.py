@@ -1,0 +1,151 @@
+"""The ``ppo:`` agent: a checkpoint plays legal moves on CPU; a missing, corrupt or mismatched
+one (env id, env version, rules, observation size) is a one-line error before the first move;
+every shipped model loads offline for its game's default rules and is under 5 MB."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="training extra not installed")
+
+import taas.agents  # noqa: E402
+import taas.envs  # noqa: E402
+from taas.agents.learned import (  # noqa: E402
+    MODELS,
+    CheckpointError,
+    PolicyNet,
+    load_checkpoint,
+    model_meta,
+    save_model,
+)
+
+ENV = "mariage_v1"
+
+
+def write_model(path, env_id=ENV, hidden=8, seed=0, **rules):
+    raw = taas.envs.make(env_id, wrapped=False, **rules)
+    torch.manual_seed(seed)
+    net = PolicyNet(raw.observer.low.shape[0], raw.game.num_actions, hidden, critic=False)
+    meta = model_meta(env_id, [raw.game], raw.observer.low.shape[0], hidden, {}, "test")
+    save_model(path, meta, net.actor)
+    return meta, net
+
+
+def error(spec: str, env_id: str = ENV, **rules) -> str:
+    with pytest.raises(CheckpointError) as info:
+        taas.agents.make(spec, env_id, seed=0, config=rules)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def test_a_checkpoint_plays_legal_moves_deterministically(tmp_path):
+    write_model(tmp_path / "m.pt")
+    env = taas.envs.make(ENV)
+    moves = []
+    for _ in range(2):
+        agents = [taas.agents.make(f"ppo:{tmp_path / 'm.pt'}", ENV, seed=s) for s in (1, 2)]
+        result = taas.agents.play_game(env, agents, seed=7)  # the env raises on illegal moves
+        moves.append(result.moves)
+    assert moves[0] == moves[1] and moves[0]
+
+
+def test_the_checkpoint_records_what_it_was_trained_for(tmp_path):
+    write_model(tmp_path / "m.pt", allow_false_claims=False)
+    ckpt = load_checkpoint(tmp_path / "m.pt")
+    config = dataclasses.asdict(taas.envs.make(ENV, wrapped=False).game.config)
+    assert ckpt["env_id"] == ENV and ckpt["env_version"] == 1
+    assert ckpt["configs"] == [{**config, "allow_false_claims": False}]
+    assert ckpt["obs_size"] == 260 and ckpt["num_actions"] == 39
+    assert ckpt["taas_version"] == taas.__version__ and ckpt["script"] == "test"
+
+
+def test_loading_leaves_the_callers_torch_rng_alone(tmp_path):
+    write_model(tmp_path / "m.pt")
+    torch.manual_seed(3)
+    expected = torch.rand(3)
+    torch.manual_seed(3)
+    taas.agents.make(f"ppo:{tmp_path / 'm.pt'}", ENV, seed=0)
+    assert torch.equal(torch.rand(3), expected)
+
+
+def test_missing_checkpoint(tmp_path):
+    assert "not found" in error(f"ppo:{tmp_path / 'nothing.pt'}")
+
+
+@pytest.mark.parametrize("content", [b"", b"not a torch file at all", b"PK\x03\x04garbage"])
+def test_corrupt_checkpoint(tmp_path, content):
+    (tmp_path / "bad.pt").write_bytes(content)
+    assert "corrupt" in error(f"ppo:{tmp_path / 'bad.pt'}")
+
+
+def test_truncated_checkpoint(tmp_path):
+    write_model(tmp_path / "m.pt")
+    data = (tmp_path / "m.pt").read_bytes()
+    (tmp_path / "m.pt").write_bytes(data[: len(data) // 2])
+    assert "corrupt" in error(f"ppo:{tmp_path / 'm.pt'}")
+
+
+def test_a_torch_file_that_is_no_taas_checkpoint(tmp_path):
+    torch.save({"weights": torch.zeros(2)}, tmp_path / "other.pt")
+    assert "not a taas-ppo/1 checkpoint" in error(f"ppo:{tmp_path / 'other.pt'}")
+
+
+def test_another_game(tmp_path):
+    write_model(tmp_path / "m.pt")
+    assert "trained on mariage_v1, not romme_v1" in error(f"ppo:{tmp_path / 'm.pt'}", "romme_v1")
+
+
+def test_another_env_version(tmp_path):
+    write_model(tmp_path / "m.pt")
+    ckpt = torch.load(tmp_path / "m.pt", weights_only=True)
+    torch.save({**ckpt, "env_id": "mariage_v0", "env_version": 0}, tmp_path / "m.pt")
+    assert "trained on mariage_v0, not mariage_v1" in error(f"ppo:{tmp_path / 'm.pt'}")
+
+
+def test_other_rules(tmp_path):
+    write_model(tmp_path / "m.pt")
+    message = error(f"ppo:{tmp_path / 'm.pt'}", allow_false_claims=False)
+    assert "allow_false_claims=False (trained: True)" in message
+
+
+def test_another_observation_size(tmp_path):
+    write_model(tmp_path / "m.pt")
+    ckpt = torch.load(tmp_path / "m.pt", weights_only=True)
+    torch.save({**ckpt, "obs_size": 259}, tmp_path / "m.pt")
+    assert "expects observations of 259" in error(f"ppo:{tmp_path / 'm.pt'}")
+
+
+def test_weights_that_do_not_fit_the_header(tmp_path):
+    write_model(tmp_path / "m.pt")
+    ckpt = torch.load(tmp_path / "m.pt", weights_only=True)
+    torch.save({**ckpt, "hidden": 16}, tmp_path / "m.pt")
+    assert "do not fit its header" in error(f"ppo:{tmp_path / 'm.pt'}")
+
+
+def test_spec_without_a_model():
+    assert "ppo:PATH" in error("ppo")
+
+
+def test_unknown_shipped_model():
+    assert "no shipped model 'nosuchgame'" in error("ppo:nosuchgame")
+
+
+SHIPPED = sorted(MODELS.glob("*.pt"))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_shipped_model_plays_its_game_offline(path):
+    assert path.stat().st_size < 5 * 2**20
+    env_id = next(e for e in taas.envs.available_envs() if e.startswith(path.stem + "_v"))
+    agent = taas.agents.make(f"ppo:{path.stem}", env_id, seed=0)
+    raw = taas.envs.make(env_id, wrapped=False)
+    state = raw.game.new_state(np.random.default_rng(0))
+    mask = raw.game.legal_mask(state)
+    player = raw.game.current_player(state)
+    assert mask[agent.act(raw.observer.encode(state, player), mask)]
+
+
+def test_there_is_a_shipped_model_for_mariage():
+    assert any(p.stem == "mariage" for p in SHIPPED)

@@ -1,0 +1,130 @@
+"""Smoke tests of both training scripts with tiny budgets: they train, save a model that the
+``ppo:`` agent plays, evaluate it on duplicate deals and draw the curve; a self-play run stopped
+and resumed continues exactly the curve of an uninterrupted one."""
+
+import csv
+import signal
+
+import pytest
+
+pytest.importorskip("sb3_contrib", reason="training extra not installed: pip install -e '.[train]'")
+import torch
+
+import taas.agents
+import taas.envs
+from taas.agents.learned import load_checkpoint
+from taas.training import sb3_maskable_ppo, selfplay_ppo
+
+TRAINING_COLUMNS = selfplay_ppo.FIELDS[: selfplay_ppo.FIELDS.index("eval_diff")]
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    threads = torch.get_num_threads()
+    yield
+    torch.set_num_threads(threads)
+
+
+def selfplay_args(run_dir, **kw) -> selfplay_ppo.Args:
+    tiny = dict(run_dir=str(run_dir), num_envs=4, num_steps=16, hidden=16, total_steps=256,
+                snapshot_every=1, eval_every=2, eval_deals=3, save_every=1, progress=False,
+                tensorboard=False)
+    return selfplay_ppo.Args(**{**tiny, **kw})
+
+
+def rows(run_dir) -> list[dict]:
+    with open(run_dir / "curve.csv", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def plays(model, env_id: str, **rules) -> None:
+    env = taas.envs.make(env_id, **rules)
+    n = len(env.possible_agents)
+    agents = [taas.agents.make(f"ppo:{model}", env_id, seed=0, config=rules)]
+    agents += [taas.agents.make("random", env_id, seed=i) for i in range(1, n)]
+    assert taas.agents.play_game(env, agents, seed=0).steps > 0
+
+
+def test_selfplay_trains_saves_and_evaluates(tmp_path):
+    run = selfplay_ppo.train(selfplay_args(tmp_path, fixed_opponents="heuristic",
+                                           tensorboard=True))
+    log = rows(run)
+    assert [int(r["update"]) for r in log] == [1, 2, 3, 4]
+    assert int(log[-1]["global_step"]) >= 256
+    assert all(r["eval_diff"] for r in log[1::2]) and not log[0]["eval_diff"]
+    assert -6 <= float(log[-1]["eval_diff"]) <= 6  # Mariage: at most 3 game points a deal
+    assert (run / "curve.png").stat().st_size > 0 and any((run / "tb").iterdir())
+    ckpt = load_checkpoint(run / "model.pt")
+    assert ckpt["script"] == "selfplay_ppo" and ckpt["args"]["total_steps"] == 256
+    plays(run / "model.pt", "mariage_v1")
+
+
+def test_selfplay_learns_several_table_sizes_with_one_network(tmp_path):
+    run = selfplay_ppo.train(selfplay_args(tmp_path, env_id="romme_v1", num_players="2,3",
+                                           total_steps=64, eval_every=99, eval_deals=1,
+                                           eval_opponent="random"))
+    ckpt = load_checkpoint(run / "model.pt")
+    assert [c["num_players"] for c in ckpt["configs"]] == [2, 3]
+    plays(run / "model.pt", "romme_v1", num_players=3)
+
+
+def test_selfplay_resumes_the_same_curve(tmp_path):
+    whole = selfplay_ppo.train(selfplay_args(tmp_path / "whole"))
+    part = selfplay_args(tmp_path / "part", total_steps=128)  # stops after update 2
+    selfplay_ppo.train(part)
+    with pytest.raises(SystemExit, match="--resume"):
+        selfplay_ppo.train(part)  # never overwrites a run by accident
+    resumed = selfplay_ppo.train(selfplay_args(tmp_path / "part", resume=True))
+    a, b = rows(whole), rows(resumed)
+    assert [[r[k] for k in TRAINING_COLUMNS] for r in a] == \
+        [[r[k] for k in TRAINING_COLUMNS] for r in b]
+    assert [r["eval_diff"] for r in a] == [r["eval_diff"] for r in b]
+    wa = load_checkpoint(whole / "model.pt")["actor"]
+    wb = load_checkpoint(resumed / "model.pt")["actor"]
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+def test_sb3_trains_and_exports_the_same_policy(tmp_path):
+    args = sb3_maskable_ppo.Args(run_dir=str(tmp_path), opponents="random,heuristic",
+                                 total_steps=256, num_envs=2, n_steps=64, batch_size=64,
+                                 n_epochs=1, hidden=16, eval_every=128, eval_deals=3,
+                                 progress=False)
+    run = sb3_maskable_ppo.train(args)
+    assert [int(r["global_step"]) for r in rows(run)] == [128, 256, 256]
+    assert all(r["eval_diff"] for r in rows(run)) and (run / "curve.png").exists()
+    # the exported actor's most probable action is SB3's own policy's deterministic choice
+    model = sb3_maskable_ppo.MaskablePPO.load(run / "sb3_checkpoint.zip", device="cpu")
+    agent = taas.agents.make(f"ppo:{run / 'model.pt'}", "mariage_v1", seed=0)
+    env = taas.agents.single_agent_env("mariage_v1", seed=3)
+    for _ in range(20):
+        obs, _ = env.reset()
+        mask = env.action_masks()
+        with torch.no_grad():
+            logits = agent.net.logits(torch.as_tensor(obs), torch.as_tensor(mask))
+        theirs, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert int(logits.argmax()) == int(theirs)
+
+
+def test_throughput_benchmark_measures_both_scripts():
+    from taas.benchmarks import training
+
+    rows = training.main(["--steps", "64", "--games", "mariage_v1"])
+    assert [r["script"] for r in rows] == ["selfplay_ppo", "sb3_maskable_ppo"]
+    assert all(r["steps"] >= 64 and r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1
+               for r in rows)
+
+
+def test_selfplay_ctrl_c_saves_and_resume_continues_the_same_curve(tmp_path, monkeypatch):
+    whole = selfplay_ppo.train(selfplay_args(tmp_path / "whole", save_every=10))
+    real_evaluate = selfplay_ppo.evaluate
+
+    def evaluate_then_ctrl_c(*args):
+        signal.raise_signal(signal.SIGINT)  # Ctrl-C during update 2's evaluation
+        return real_evaluate(*args)
+
+    monkeypatch.setattr(selfplay_ppo, "evaluate", evaluate_then_ctrl_c)
+    part = selfplay_ppo.train(selfplay_args(tmp_path / "part", save_every=10))
+    assert [int(r["update"]) for r in rows(part)] == [1, 2]  # finished update 2, saved, stopped
+    monkeypatch.setattr(selfplay_ppo, "evaluate", real_evaluate)
+    resumed = selfplay_ppo.train(selfplay_args(tmp_path / "part", resume=True))
+    assert rows(resumed) == rows(whole)

@@ -1,0 +1,108 @@
+"""What both training scripts share: argument parsing, the evaluation on duplicate deals, the
+CSV learning curve and its plot. The checkpoint format itself lives with the agent that loads
+it (:mod:`taas.agents.learned`), so playing a model never needs this package."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import json
+from pathlib import Path
+
+import taas.agents
+from taas.agents.evaluate import duplicate_deals
+
+
+def parse_args(cls, description: str, argv: list[str] | None = None):
+    """A dataclass of arguments as a command line: ``--field-name value`` for every field."""
+    parser = argparse.ArgumentParser(description=description)
+    for f in dataclasses.fields(cls):
+        flag = "--" + f.name.replace("_", "-")
+        if f.type in (bool, "bool"):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
+        else:
+            kind = {"int": int, "float": float, "str": str}.get(f.type, f.type)
+            parser.add_argument(flag, type=kind, default=f.default, help=f.metadata.get("help"))
+    return cls(**vars(parser.parse_args(argv)))
+
+
+def parse_rules(text: str) -> dict:
+    """``--rules '{"allow_false_claims": false}'``: the game's Config fields as JSON."""
+    try:
+        rules = json.loads(text or "{}")
+    except json.JSONDecodeError as err:
+        raise SystemExit(f"--rules {text!r} is not JSON: {err}") from None
+    if not isinstance(rules, dict):
+        raise SystemExit(f"--rules {text!r} must be a JSON object of Config fields")
+    return rules
+
+
+def default_opponent(env_id: str) -> str:
+    """The strongest cheap baseline the game has: ``heuristic``, else ``greedy``, else random."""
+    have = taas.agents.available(env_id)
+    return next(name for name in ("heuristic", "greedy", "random") if name in have)
+
+
+def evaluate(model: Path, env_id: str, rules: dict, opponent: str, deals: int, seed: int) -> dict:
+    """The model against ``opponent`` on ``deals`` duplicate deals, seats rotated (95 % CIs);
+    ``deals=0`` skips it (the throughput benchmark times training alone)."""
+    if deals == 0:
+        return {}
+    result = duplicate_deals(env_id, f"ppo:{model}", opponent, deals=deals, seed=seed, **rules)
+    low, high = result.diff_interval
+    return {"eval_diff": result.mean_diff, "eval_diff_low": low, "eval_diff_high": high,
+            "eval_win_rate": result.win_rate}
+
+
+class CurveLog:
+    """The learning curve as CSV, one row per update; reopened in append mode on resume, after
+    dropping rows past the checkpoint (a crash may have logged updates it never saved)."""
+
+    def __init__(self, path: Path, fields: list[str], resume_update: int = 0):
+        self.path, self.fields = path, fields
+        rows = self.rows() if resume_update else []
+        kept = [r for r in rows if int(r["update"]) <= resume_update]
+        with open(path, "w", newline="") as f:
+            writer = csv.DictWriter(f, fields)
+            writer.writeheader()
+            writer.writerows(kept)
+
+    def rows(self) -> list[dict]:
+        with open(self.path, newline="") as f:
+            return list(csv.DictReader(f))
+
+    def write(self, row: dict) -> None:
+        with open(self.path, "a", newline="") as f:
+            csv.DictWriter(f, self.fields).writerow(
+                {k: (f"{v:.6g}" if isinstance(v, float) else v) for k, v in row.items()}
+            )
+
+
+def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
+    """Evaluation score difference (with its 95 % interval) and training return vs steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with open(csv_path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    evals = [r for r in rows if r.get("eval_diff")]
+    if evals:
+        x = [int(r["global_step"]) for r in evals]
+        top.plot(x, [float(r["eval_diff"]) for r in evals], marker="o")
+        top.fill_between(x, [float(r["eval_diff_low"]) for r in evals],
+                         [float(r["eval_diff_high"]) for r in evals], alpha=0.3)
+    top.axhline(0, color="grey", lw=0.8)
+    top.set_ylabel("score difference vs\nopponent (duplicate deals)")
+    trained = [r for r in rows if r.get("episode_return")]
+    bottom.plot([int(r["global_step"]) for r in trained],
+                [float(r["episode_return"]) for r in trained], lw=0.8)
+    bottom.set_ylabel("training episode return")
+    bottom.set_xlabel("learner steps")
+    top.set_title(title)
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=80)
+    plt.close(fig)

@@ -1,0 +1,154 @@
+"""sb3-contrib ``MaskablePPO`` against fixed opponents, on the single-agent view.
+
+    python -m taas.training.sb3_maskable_ppo --env-id mariage_v1 --opponents random,heuristic
+
+Each of ``--num-envs`` environments seats the learner at a random seat every episode and fills
+the other seats with one of ``--opponents`` (environment ``i`` gets ``opponents[i % k]``, so a
+list is a fixed mix). Every ``--eval-every`` steps the policy is exported to ``model.pt`` in the
+Taas checkpoint format (the ``ppo:PATH`` agent plays it without SB3) and evaluated on duplicate
+deals; ``sb3_checkpoint.zip`` is SB3's own file for ``MaskablePPO.load``. The learning curve
+goes to ``curve.csv``/``curve.png`` in ``--run-dir``.
+
+For self-play against past snapshots, tables of several sizes and exact resumption, see
+:mod:`taas.training.selfplay_ppo`; this script is the shortest path with a standard library.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+import taas.agents
+import taas.envs
+from taas.agents.learned import PolicyNet, model_meta, save_model
+from taas.training.common import (
+    CurveLog,
+    default_opponent,
+    evaluate,
+    parse_args,
+    parse_rules,
+    plot_curve,
+)
+
+
+@dataclass
+class Args:
+    env_id: str = "mariage_v1"
+    rules: str = field(default="{}", metadata={"help": "Config fields as JSON"})
+    opponents: str = field(default="random", metadata={"help": "specs: random,heuristic"})
+    run_dir: str = "runs/sb3"
+    seed: int = 1
+    total_steps: int = 100_000
+    num_envs: int = 8
+    subprocesses: bool = False
+    n_steps: int = 128
+    batch_size: int = 256
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.99
+    ent_coef: float = 0.01
+    hidden: int = 128
+    eval_every: int = 20_000
+    eval_deals: int = 100
+    eval_opponent: str = ""
+    eval_seed: int = 100_000
+    threads: int = 1
+    device: str = "cpu"
+    progress: bool = True
+
+
+FIELDS = ["update", "global_step", "episodes", "episode_return", "eval_diff", "eval_diff_low",
+          "eval_diff_high", "eval_win_rate"]
+
+
+def export(model: MaskablePPO, path: Path, meta: dict) -> None:
+    """SB3's actor (``mlp_extractor.policy_net`` + ``action_net``) has exactly the layers of
+    :class:`PolicyNet`'s actor, so the export is a copy of weights and needs no SB3 to play."""
+    policy = model.policy
+    net = PolicyNet(meta["obs_size"], meta["num_actions"], meta["hidden"], critic=False)
+    layers = [*policy.mlp_extractor.policy_net, policy.action_net]
+    for mine, theirs in zip(net.actor, layers, strict=True):
+        mine.load_state_dict(theirs.state_dict())
+    save_model(path, meta, net.actor)
+
+
+class Evaluate(BaseCallback):
+    """Every ``every`` steps: export, evaluate on duplicate deals, log a curve row, save."""
+
+    def __init__(self, args: Args, meta: dict, rules: dict, log: CurveLog):
+        super().__init__()
+        self.args, self.meta, self.rules, self.log = args, meta, rules, log
+        self.opponent = args.eval_opponent or default_opponent(args.env_id)
+        self.next_eval, self.rows = args.eval_every, 0
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_eval:
+            self.next_eval += self.args.eval_every
+            self.evaluate()
+        return True
+
+    def evaluate(self) -> None:
+        run_dir = Path(self.args.run_dir)
+        export(self.model, run_dir / "model.pt", self.meta)
+        self.model.save(run_dir / "sb3_checkpoint.zip")
+        returns = [e["r"] for e in self.model.ep_info_buffer]
+        self.rows += 1
+        row = {"update": self.rows, "global_step": self.num_timesteps,
+               "episodes": len(returns), "episode_return": float(np.mean(returns))
+               if returns else ""}
+        with torch.random.fork_rng(devices=[]):
+            row.update(evaluate(run_dir / "model.pt", self.args.env_id, self.rules,
+                                self.opponent, self.args.eval_deals, self.args.eval_seed))
+        self.log.write(row)
+        for k, v in row.items():
+            if k.startswith("eval"):
+                self.logger.record(f"eval/{k}", v)
+
+
+def train(args: Args) -> Path:
+    run_dir = Path(args.run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(args.threads)
+    rules = parse_rules(args.rules)
+    opponents = [s for s in args.opponents.split(",") if s]
+
+    # ---- env setup: the learner at a random seat, the opponents move inside step()
+    def make_env(i: int):
+        return lambda: taas.agents.single_agent_env(
+            args.env_id, opponents=opponents[i % len(opponents)], seat=None,
+            seed=args.seed * 1000 + i, **rules)
+
+    vec_cls = SubprocVecEnv if args.subprocesses else DummyVecEnv
+    vec = VecMonitor(vec_cls([make_env(i) for i in range(args.num_envs)]))
+    raw = taas.envs.make(args.env_id, wrapped=False, **rules)
+    meta = model_meta(args.env_id, [raw.game], raw.observer.low.shape[0], args.hidden,
+                      dataclasses.asdict(args), "sb3_maskable_ppo")
+
+    # ---- ALGO LOGIC: sb3-contrib's MaskablePPO reads env.action_masks() at every step
+    model = MaskablePPO(
+        "MlpPolicy", vec, n_steps=args.n_steps, batch_size=args.batch_size,
+        n_epochs=args.n_epochs, learning_rate=args.learning_rate, gamma=args.gamma,
+        ent_coef=args.ent_coef, seed=args.seed, device=args.device,
+        policy_kwargs={"net_arch": {"pi": [args.hidden] * 2, "vf": [args.hidden] * 2},
+                       "activation_fn": torch.nn.Tanh},
+        tensorboard_log=str(run_dir / "tb"),
+    )
+    callback = Evaluate(args, meta, rules, CurveLog(run_dir / "curve.csv", FIELDS))
+    model.learn(args.total_steps, callback=callback, progress_bar=args.progress)
+    callback.evaluate()
+    vec.close()
+    plot_curve(run_dir / "curve.csv", run_dir / "curve.png",
+               f"{args.env_id} MaskablePPO vs {args.opponents}, evaluated against "
+               f"{callback.opponent}")
+    return run_dir
+
+
+if __name__ == "__main__":
+    train(parse_args(Args, __doc__.splitlines()[0]))
