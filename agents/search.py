@@ -37,6 +37,7 @@ from taas.envs.core.game import Game, State
 Determinizer = Callable[[Game, State, int, np.random.Generator], State]
 Evaluator = Callable[[Game, State], np.ndarray]
 Policy = Callable[[Game, State, np.random.Generator], int]
+Playout = Callable[[Game, State, np.random.Generator], None]
 
 
 def parse_budget(arg: str | None, default: int = 200) -> tuple[int | None, float | None]:
@@ -83,6 +84,7 @@ class ISMCTS:
         rollout_depth: int = 20,
         exploration: float = 0.7,
         exact: Callable[[Game, State, int, np.random.Generator], int | None] | None = None,
+        playout: Playout | None = None,
     ):
         self.determinize = determinize
         self.evaluate = evaluate
@@ -90,6 +92,7 @@ class ISMCTS:
         self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.exact = exact
+        self.playout = playout
         self.simulations = 0  # of the last search, for benchmarks
 
     def search(
@@ -149,10 +152,13 @@ class ISMCTS:
             node = node.children[a]
             game.apply_action(s, a)
             path.append((node, mover))
-        for _ in range(self.rollout_depth):
-            if game.is_terminal(s):
-                break
-            game.apply_action(s, self.rollout(game, s, rng))
+        if self.playout is not None:
+            self.playout(game, s, rng)
+        else:
+            for _ in range(self.rollout_depth):
+                if game.is_terminal(s):
+                    break
+                game.apply_action(s, self.rollout(game, s, rng))
         if game.is_terminal(s) or self.evaluate is None:
             value = game.returns(s) - base
         else:
@@ -211,6 +217,7 @@ class SearchAgent(Agent):
             rollout=getattr(module, "rollout", random_policy),
             rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
             exact=getattr(module, "exact", None),
+            playout=getattr(module, "playout", None),
         )
         return cls(search, simulations, seconds, seed)
 
