@@ -6,7 +6,10 @@ cards its seat cannot see afresh (the game's *determinizer*, ``taas.envs.<game>.
 then walks one shared tree keyed by action ids, choosing among the actions legal in that
 determinization by UCB1 with availability counts, adds one node, plays on with a rollout policy
 for a few moves (the game's own fast rollout player, else random moves) and scores the end
-with the game's evaluator (or the true returns when the episode ended). Every action of these
+with the game's evaluator (or the true returns when the episode ended). A game whose rollouts
+are cheap enough to finish the episode may instead give a ``playout`` that plays on in place
+with its own move generation (Mariage: its rule-of-thumb player, scored by the deal's game
+points), skipping the engine's per-move legality checks. Every action of these
 games is public (a draw from the stock is the same id whatever card comes), so one tree serves
 all seats; each node keeps the value of the player who moved into it. A game may also answer a
 position outright (its module's ``exact``): Mariage solves its closed phase instead of
