@@ -6,7 +6,10 @@ cards its seat cannot see afresh (the game's *determinizer*, ``taas.envs.<game>.
 then walks one shared tree keyed by action ids, choosing among the actions legal in that
 determinization by UCB1 with availability counts, adds one node, plays on with a rollout policy
 for a few moves (the game's own fast rollout player, else random moves) and scores the end
-with the game's evaluator (or the true returns when the episode ended). Every action of these
+with the game's evaluator (or the true returns when the episode ended). A game whose rollouts
+are cheap enough to finish the episode may instead give a ``playout`` that plays on in place
+with its own move generation (Mariage: its rule-of-thumb player, scored by the deal's game
+points), skipping the engine's per-move legality checks. Every action of these
 games is public (a draw from the stock is the same id whatever card comes), so one tree serves
 all seats; each node keeps the value of the player who moved into it. A game may also answer a
 position outright (its module's ``exact``): Mariage solves its closed phase instead of
@@ -37,6 +40,7 @@ from taas.envs.core.game import Game, State
 Determinizer = Callable[[Game, State, int, np.random.Generator], State]
 Evaluator = Callable[[Game, State], np.ndarray]
 Policy = Callable[[Game, State, np.random.Generator], int]
+Playout = Callable[[Game, State, np.random.Generator], None]
 
 
 def parse_budget(arg: str | None, default: int = 200) -> tuple[int | None, float | None]:
@@ -83,6 +87,7 @@ class ISMCTS:
         rollout_depth: int = 20,
         exploration: float = 0.7,
         exact: Callable[[Game, State, int, np.random.Generator], int | None] | None = None,
+        playout: Playout | None = None,
     ):
         self.determinize = determinize
         self.evaluate = evaluate
@@ -90,6 +95,7 @@ class ISMCTS:
         self.rollout_depth = rollout_depth
         self.exploration = exploration
         self.exact = exact
+        self.playout = playout
         self.simulations = 0  # of the last search, for benchmarks
 
     def search(
@@ -149,10 +155,13 @@ class ISMCTS:
             node = node.children[a]
             game.apply_action(s, a)
             path.append((node, mover))
-        for _ in range(self.rollout_depth):
-            if game.is_terminal(s):
-                break
-            game.apply_action(s, self.rollout(game, s, rng))
+        if self.playout is not None:
+            self.playout(game, s, rng)
+        else:
+            for _ in range(self.rollout_depth):
+                if game.is_terminal(s):
+                    break
+                game.apply_action(s, self.rollout(game, s, rng))
         if game.is_terminal(s) or self.evaluate is None:
             value = game.returns(s) - base
         else:
@@ -211,6 +220,7 @@ class SearchAgent(Agent):
             rollout=getattr(module, "rollout", random_policy),
             rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
             exact=getattr(module, "exact", None),
+            playout=getattr(module, "playout", None),
         )
         return cls(search, simulations, seconds, seed)
 

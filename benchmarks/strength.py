@@ -13,9 +13,34 @@ from __future__ import annotations
 
 import argparse
 import json
+from concurrent.futures import ProcessPoolExecutor
+from itertools import pairwise
+
+import numpy as np
 
 from taas.agents.evaluate import Evaluation, duplicate_deals
 from taas.cli import parse_rule
+
+
+def parallel_deals(env_id: str, agent: str, opponent: str, deals: int, seed: int, jobs: int,
+                   **rules) -> Evaluation:
+    """:func:`duplicate_deals` split into ``jobs`` processes over consecutive seed ranges; the
+    result is the same deals as one process would play (deals are independent)."""
+    if jobs <= 1:
+        return duplicate_deals(env_id, agent, opponent, deals, seed, progress=True, **rules)
+    cuts = np.linspace(seed, seed + deals, min(jobs, deals) + 1).round().astype(int).tolist()
+    with ProcessPoolExecutor(len(cuts) - 1) as pool:
+        parts = list(pool.map(_part, [(env_id, agent, opponent, b - a, a, rules)
+                                      for a, b in pairwise(cuts)]))
+    games = sum(p.games for p in parts)
+    return Evaluation(env_id, agent, opponent, dict(rules),
+                      np.concatenate([p.diffs for p in parts]), sum(p.wins for p in parts),
+                      games, sum(p.mean_return * p.games for p in parts) / games)
+
+
+def _part(args: tuple) -> Evaluation:
+    env_id, agent, opponent, deals, seed, rules = args
+    return duplicate_deals(env_id, agent, opponent, deals, seed, **rules)
 
 
 def main(argv: list[str] | None = None) -> Evaluation:
@@ -26,11 +51,12 @@ def main(argv: list[str] | None = None) -> Evaluation:
     parser.add_argument("--deals", type=int, default=200, help="deal seeds, each in every seat")
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to split the deals over")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rules = dict(parse_rule(r) for r in args.rule)
-    ev = duplicate_deals(
-        args.env_id, args.agent, args.opponent, args.deals, args.seed, progress=True, **rules
+    ev = parallel_deals(
+        args.env_id, args.agent, args.opponent, args.deals, args.seed, args.jobs, **rules
     )
     if args.json:
         print(json.dumps(ev.summary()))

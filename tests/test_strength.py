@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from taas.agents.evaluate import duplicate_deals, mean_interval, wilson
-from taas.benchmarks.strength import main
+from taas.benchmarks.strength import main, parallel_deals
 
 
 def test_wilson_interval_matches_published_values():
@@ -44,3 +44,13 @@ def test_a_mirror_match_differs_by_nothing_on_average():
 def test_command_line(capsys):
     main(["mariage_v1", "--deals", "5", "--rule", "allow_false_claims=false", "--json"])
     assert '"games": 10' in capsys.readouterr().out
+
+
+def test_deals_split_over_processes_are_the_same_deals():
+    """--jobs only spreads the seeds over processes: same per-deal differences, same totals."""
+    rules = {"allow_false_claims": False}
+    one = duplicate_deals("mariage_v1", "heuristic", "random", deals=6, seed=3, **rules)
+    split = parallel_deals("mariage_v1", "heuristic", "random", 6, 3, jobs=2, **rules)
+    assert np.array_equal(split.diffs, one.diffs)
+    assert (split.wins, split.games) == (one.wins, one.games)
+    assert split.mean_return == pytest.approx(one.mean_return)

@@ -10,7 +10,7 @@ import taas
 import taas.agents
 from taas.agents.search import ISMCTS, SearchAgent
 from taas.envs.mariage.actions import CLAIM, NUM_CARDS
-from taas.envs.mariage.determinize import determinize, unseen
+from taas.envs.mariage.determinize import determinize, playout, rollout, unseen
 from taas.envs.mariage.endgame import best_action, deal_value, solve
 
 ENV = "mariage_v1"
@@ -168,3 +168,38 @@ def test_search_agent_refuses_the_observation_only_path():
 def test_bad_budgets_are_clear_errors(bad):
     with pytest.raises(ValueError, match="budget"):
         taas.agents.make(f"ismcts:{bad}", ENV, seed=0)
+
+
+@pytest.mark.parametrize("rules", [{}, {"allow_false_claims": False},
+                                   {"must_head_trick": True, "exchange_requires_trick": True,
+                                    "exchange_min_facedown": 2,
+                                    "marriages_in_closed_phase": True}])
+def test_rollout_player_computes_only_legal_moves(rules):
+    """The playout skips the engine's mask for speed, so its own legality must match it."""
+    game = taas.make(ENV, wrapped=False, **rules).game
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        s = game.new_state(rng)
+        while not game.is_terminal(s):
+            move = rollout(game, s, rng)
+            assert game.legal_mask(s)[move], game.action_to_str(move)
+            game.apply_action(s, move)
+        t = game.new_state(rng)
+        playout(game, t, rng)
+        assert game.is_terminal(t) and t.mask is None
+
+
+def test_rollout_player_claims_at_66_and_never_before():
+    """Hand-built: player 0 has won 62 card points; a trick worth 4 takes it to 66."""
+    from taas.envs.mariage.actions import parse
+
+    game = taas.make(ENV, wrapped=False).game  # false claims legal: the player must not make them
+    hands = [parse("KS 9D 8D 7D JD QC"), parse("AC 10C 9C 8C 7C JC")]
+    rest = [c for c in range(NUM_CARDS) if c not in hands[0] + hands[1] + parse("7H")]
+    s = game.deal_from_cards(hands, parse("7H") + rest, dealer=1)
+    s.trick_points[0], s.tricks[0] = 62, 3
+    rng = np.random.default_rng(0)
+    assert all(rollout(game, s, rng) != CLAIM for _ in range(50))
+    s.trick_points[0] = 66
+    s.mask = None
+    assert all(rollout(game, s, rng) == CLAIM for _ in range(50))
