@@ -21,7 +21,8 @@ __all__ = [
     "single_agent_env",
 ]
 
-_RUMMIES = ("continental_v1", "marriage_v1", "romme_v1")
+# envs with a determinizer (taas.envs.<game>.determinize), which the search agents need
+_SEARCHABLE = ("continental_v1", "mariage_v1", "marriage_v1", "romme_v1")
 
 # spec name -> env id ("*" for any env) -> "module:AgentClass", built by AgentClass.build.
 _BUILDERS: dict[str, dict[str, str]] = {
@@ -33,14 +34,8 @@ _BUILDERS: dict[str, dict[str, str]] = {
         "marriage_v1": "taas.agents.marriage_heuristic:MarriageHeuristicAgent",
         "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
-    "ismcts": {
-        "mariage_v1": "taas.agents.search:SearchAgent",
-        **{env: "taas.agents.rummy_search:RummySearchAgent" for env in _RUMMIES},
-    },
-    "oracle": {
-        "mariage_v1": "taas.agents.search:OracleAgent",
-        **{env: "taas.agents.rummy_search:RummyOracleAgent" for env in _RUMMIES},
-    },
+    "ismcts": {env: "taas.agents.search:SearchAgent" for env in _SEARCHABLE},
+    "oracle": {env: "taas.agents.search:OracleAgent" for env in _SEARCHABLE},
     "ppo": {"*": "taas.agents.learned:PPOAgent"},
 }
 

@@ -6,7 +6,8 @@ cards its seat cannot see afresh (the game's *determinizer*, ``taas.envs.<game>.
 then walks one shared tree keyed by action ids, choosing among the actions legal in that
 determinization by UCB1 with availability counts, adds one node, plays on with a rollout policy
 for a few moves (the game's own fast rollout player, else random moves) and scores the end
-with the game's evaluator (or the true returns when the episode ended). A game whose rollouts
+with the game's evaluator (or the true returns when the episode ended). A game module may set its
+UCB constant (``EXPLORATION``, default 0.7). A game whose rollouts
 are cheap enough to finish the episode may instead give a ``playout`` that plays on in place
 with its own move generation (Mariage: its rule-of-thumb player, scored by the deal's game
 points), skipping the engine's per-move legality checks. Every action of these
@@ -219,6 +220,7 @@ class SearchAgent(Agent):
             evaluate=getattr(module, "evaluate", None),
             rollout=getattr(module, "rollout", random_policy),
             rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
+            exploration=getattr(module, "EXPLORATION", 0.7),
             exact=getattr(module, "exact", None),
             playout=getattr(module, "playout", None),
         )

@@ -19,7 +19,9 @@ from taas.envs.marriage import actions as A
 from taas.envs.marriage.rules import DRAW, MarriageGame, MarriageState
 
 ROLLOUT_DEPTH = 6  # a turn of every seat at three players: the deadwood solver scores the rest
-EXPLORATION = 0.25  # UCB constant (see taas.agents.rummy_search)
+# UCB constant: a round's values spread over whole hands of penalty points while one discard
+# moves an estimate by a few, so the search's default (0.7) would visit nearly uniformly
+EXPLORATION = 0.25
 RANDOM_MOVES = 0.1  # share of random rollout moves
 TEMPERATURE = 15.0  # in penalty points (see evaluate)
 

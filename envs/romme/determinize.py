@@ -19,7 +19,9 @@ from taas.envs.romme import actions as A
 from taas.envs.romme.rules import DRAW, HAND_VALUES, RommeGame, RommeState, charge, hand_value
 
 ROLLOUT_DEPTH = 16  # about two turns of every seat at three players (a turn may lay melds)
-EXPLORATION = 0.25  # UCB constant (see taas.agents.rummy_search)
+# UCB constant: a round's values spread over whole hands of penalty points while one discard
+# moves an estimate by a few, so the search's default (0.7) would visit nearly uniformly
+EXPLORATION = 0.25
 RANDOM_MOVES = 0.1  # share of random rollout moves
 TEMPERATURE = 2.0  # in cards (see evaluate)
 UNOPENED = 4  # cards a hand that has not opened counts as being further from going out
