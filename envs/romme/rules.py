@@ -99,6 +99,18 @@ def _offer(mask, hand, ids, kinds):
             mask[ids[i]] = 1
 
 
+@jit_norc
+def _offer_discards(mask, hand, barred, joker_ok):
+    """Offer the discard of every held kind but ``barred`` (-1: none) and, unless
+    ``joker_ok``, the joker; how many were offered (0: :meth:`RommeGame._discards` decides)."""
+    n = 0
+    for k in range(hand.shape[0]):
+        if hand[k] > 0 and k != barred and (joker_ok or k != JOKER):
+            mask[A.DISCARD + k] = 1
+            n += 1
+    return n
+
+
 def hand_value(counts: np.ndarray) -> int:
     """What the cards cost left in hand (the ace always 11, a joker 20)."""
     return int(HAND_VALUES @ np.asarray(counts, np.int64))
@@ -187,6 +199,9 @@ class RommeGame(Game):
         # per count n: the shapes of at least n cards, ascending (the look-ahead's candidates)
         length = self.opening.length
         self._long_shapes = [np.flatnonzero(length >= n) for n in range(_LONGEST + 1)]
+        # per count n: the shapes of at most / exactly n cards (the shape mask's size checks)
+        self._fits = [length <= n for n in range(_LONGEST + 1)]
+        self._fits_exactly = [length == n for n in range(_LONGEST + 1)]
 
     # -- set-up -----------------------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> RommeState:
@@ -355,7 +370,9 @@ class RommeGame(Game):
         if pending and not (self.hand_rummy_exempt(s) and size == 1):
             return mask
         if not self.owed_jokers(s):
-            mask[A.DISCARD : A.LAY_OFF] = self._discards(s, hand)
+            drawn = s.table.drawn_discard if cfg.forbid_rediscard_of_drawn_discard else -1
+            if not _offer_discards(mask, hand, drawn, cfg.may_discard_joker):
+                mask[A.DISCARD : A.LAY_OFF] = self._discards(s, hand)
         return mask
 
     def _discards(self, s: RommeState, hand: np.ndarray) -> np.ndarray:
@@ -384,11 +401,10 @@ class RommeGame(Game):
             return self._no_shapes
         ok = layable
         room = size - cfg.must_discard_to_go_out
-        length = self.opening.length
-        if room < _LONGEST:  # (most hands hold more cards than the longest meld)
-            ok &= room >= length
+        if room < _LONGEST:
+            ok &= self._fits[room] if room >= 0 else False
         if not opened and size <= _LONGEST:
-            for shape in np.flatnonzero(ok & (size == length)):
+            for shape in np.flatnonzero(ok & self._fits_exactly[size]):
                 ok[shape] = self._completes(s, int(shape))
         return ok
 
