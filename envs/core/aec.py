@@ -104,9 +104,18 @@ class CardGameEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def last(self, observe: bool = True):
+        # AECEnv.last's body, inlined: a learner calls this on every step
         if self.state is None:
             raise RuntimeError("call reset() before last()")
-        return super().last(observe)
+        agent = self.agent_selection
+        assert agent is not None
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int) -> None:
         if self.state is None:

@@ -385,11 +385,16 @@ def _split(counts: np.ndarray, rules: MeldRules) -> tuple[np.ndarray, int, _Comp
     rules and the number of wild cards."""
     cp = _compile(rules)  # also rejects rules the sweep does not support
     c, loose, wilds = K.split_hand(_as_counts(counts), cp.wildk, rules.wild[JOKER])
+    _check_wilds(wilds)
+    return c, int(loose), cp, int(wilds)
+
+
+def _check_wilds(wilds: int) -> None:
+    """The errors of :func:`_split`'s count check (``wilds`` -1: a count out of range)."""
     if wilds < 0:
         raise ValueError("counts must be 0..3 per card kind")
     if wilds > 31:
         raise ValueError(f"{wilds} wild cards: the solver handles at most 31")
-    return c, int(loose), cp, int(wilds)
 
 
 _TABLES = [K.tables(14)]  # for hands _SMALL cannot hold: reused by every solve, grown on demand
@@ -474,14 +479,16 @@ def show_discards(counts: np.ndarray, rules: MeldRules) -> np.ndarray:
     with a discard token (a state's future does not depend on which card was left out, so
     states merge). With ``allow_wraparound``, one such sweep per corner case, OR-ed: the
     discard is never in a corner run, so it is left out of the rest of some case."""
-    c, loose, cp, wilds = _split(counts, rules)
+    cp = _compile(rules)
+    c, loose, wilds, allowed, n_allowed = K.show_prefilter(_as_counts(counts), cp.wildk,
+                                                           cp.wild53, cp.prm)
+    _check_wilds(wilds)
     mask = np.zeros(NUM_KINDS, bool)
     if loose:
         if loose == 1:
             mask[JOKER] = can_meld_all(_minus(counts, JOKER), rules)
         return mask
-    allowed = K.discard_candidates(c, cp.wildk, cp.wild53, cp.prm, wilds)
-    if not allowed.any():
+    if not n_allowed:
         return mask
     if not cp.wrap:
         return K.mask_of(_solve(c, cp, K.MASK, allowed))

@@ -910,6 +910,22 @@ def discard_candidates(c, wildk, wild53, prm, wilds):
 
 
 @jit
+def show_prefilter(counts, wildk, wild53, prm):
+    """:func:`split_hand` then :func:`discard_candidates` in one call, with the number of
+    candidates: (cards, loose jokers, wilds, candidates, how many). Every Marriage discard step
+    asks this, and most stop at a count of 0, so three calls' dispatch was most of its cost.
+    Candidates are left empty when there are loose jokers or the counts are out of range."""
+    c, loose, wilds = split_hand(counts, wildk, prm[P_JOKER_WILD])
+    if wilds < 0 or wilds > 31 or loose:
+        return c, loose, wilds, np.zeros(53, np.int64), 0
+    allowed = discard_candidates(c, wildk, wild53, prm, wilds)
+    n = 0
+    for k in range(53):
+        n += allowed[k]
+    return c, loose, wilds, allowed, n
+
+
+@jit
 def mask_of(bits):
     """The 53 flags of a discard bitmask."""
     out = np.zeros(53, np.bool_)

@@ -205,7 +205,9 @@ class MarriageGame(Game):
         """Seats still in the round clockwise from the left of ``seat`` (``seat`` itself last)."""
         n = self.num_players
         out = [(seat + k) % n for k in range(1, n + 1)]
-        return [p for p in out if p in s.active and p not in s.dead]
+        if s.dead or len(s.active) < n:  # (else every seat plays: the common case, every turn)
+            out = [p for p in out if p in s.active and p not in s.dead]
+        return out
 
     # -- queries ---------------------------------------------------------------------------
     action_to_str = staticmethod(A.action_to_str)

@@ -99,6 +99,18 @@ def _offer(mask, hand, ids, kinds):
             mask[ids[i]] = 1
 
 
+@jit_norc
+def _offer_discards(mask, hand, barred, joker_ok):
+    """Offer the discard of every held kind but ``barred`` (-1: none) and, unless
+    ``joker_ok``, the joker; how many were offered (0: :meth:`RommeGame._discards` decides)."""
+    n = 0
+    for k in range(hand.shape[0]):
+        if hand[k] > 0 and k != barred and (joker_ok or k != JOKER):
+            mask[A.DISCARD + k] = 1
+            n += 1
+    return n
+
+
 def hand_value(counts: np.ndarray) -> int:
     """What the cards cost left in hand (the ace always 11, a joker 20)."""
     return int(HAND_VALUES @ np.asarray(counts, np.int64))
@@ -184,6 +196,12 @@ class RommeGame(Game):
         self.opening = opening_search(config.meld_rules())
         self._no_shapes = np.zeros(len(self.opening.shapes), bool)
         self._ban = config.forbid_rediscard_of_drawn_discard and not config.rediscard_ban_lapses
+        # per count n: the shapes of at least n cards, ascending (the look-ahead's candidates)
+        length = self.opening.length
+        self._long_shapes = [np.flatnonzero(length >= n) for n in range(_LONGEST + 1)]
+        # per count n: the shapes of at most / exactly n cards (the shape mask's size checks)
+        self._fits = [length <= n for n in range(_LONGEST + 1)]
+        self._fits_exactly = [length == n for n in range(_LONGEST + 1)]
 
     # -- set-up -----------------------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> RommeState:
@@ -324,7 +342,8 @@ class RommeGame(Game):
             return mask
         if s.exchanged or s.offers[2].size or s.table.drawn_discard >= 0:  # else nothing is risky
             for a in self._risky(s, mask):
-                mask[a] = self._exchange_then_joker_off(s, a) or self._alive_after(s, a)
+                mask[a] = (self._exchange_then_joker_off(s, a) or self._lay_off_then_end(s, a)
+                           or self._alive_after(s, a))
         return mask
 
     def _rules_mask(self, s: RommeState) -> np.ndarray:
@@ -351,7 +370,9 @@ class RommeGame(Game):
         if pending and not (self.hand_rummy_exempt(s) and size == 1):
             return mask
         if not self.owed_jokers(s):
-            mask[A.DISCARD : A.LAY_OFF] = self._discards(s, hand)
+            drawn = s.table.drawn_discard if cfg.forbid_rediscard_of_drawn_discard else -1
+            if not _offer_discards(mask, hand, drawn, cfg.may_discard_joker):
+                mask[A.DISCARD : A.LAY_OFF] = self._discards(s, hand)
         return mask
 
     def _discards(self, s: RommeState, hand: np.ndarray) -> np.ndarray:
@@ -363,7 +384,7 @@ class RommeGame(Game):
             ok[drawn] = False
         if not cfg.may_discard_joker:
             ok[JOKER] = False
-        if not ok.any():
+        if not np.count_nonzero(ok):  # (ndarray.any() costs three times more on small arrays)
             if cfg.rediscard_ban_lapses:
                 ok = hand > 0
             elif not cfg.may_discard_joker:
@@ -380,11 +401,10 @@ class RommeGame(Game):
             return self._no_shapes
         ok = layable
         room = size - cfg.must_discard_to_go_out
-        length = self.opening.length
-        if room < _LONGEST:  # (most hands hold more cards than the longest meld)
-            ok &= room >= length
+        if room < _LONGEST:
+            ok &= self._fits[room] if room >= 0 else False
         if not opened and size <= _LONGEST:
-            for shape in np.flatnonzero(ok & (size == length)):
+            for shape in np.flatnonzero(ok & self._fits_exactly[size]):
                 ok[shape] = self._completes(s, int(shape))
         return ok
 
@@ -436,9 +456,8 @@ class RommeGame(Game):
             risky = (np.flatnonzero(mask[A.LAY_OFF :]) + A.LAY_OFF).tolist()
             return risky + ([A.ABANDON] if mask[A.ABANDON] else [])
         risky = []
-        swap_ids = s.offers[2]
-        if self.config.exchanged_joker_must_be_used and swap_ids.size:
-            risky = swap_ids[mask[swap_ids] > 0].tolist()
+        if self.config.exchanged_joker_must_be_used:  # (a few ids: a list beats numpy here)
+            risky = [a for a in s.offers[2].tolist() if mask[a]]
         y = self.barred(s)
         hand = s.hands[s.current]
         if y < 0 or not hand[y]:
@@ -446,11 +465,14 @@ class RommeGame(Game):
         other = s.sizes[s.current] - int(hand[y])  # cards the mover may discard
         if other > _LONGEST:
             return risky
-        lay_ids, lay_kinds = s.offers[0], s.offers[1]
-        offered = mask[lay_ids] > 0
-        lay, kinds = lay_ids[offered], lay_kinds[offered]
-        risky += lay[np.where(kinds == y, other == 0, other == 1)].tolist()
-        shapes = np.flatnonzero(mask[A.MELD :])
+        if other <= 1:  # a lay-off leaves only barred cards (else a card to discard is left)
+            lay_ids, lay_kinds = s.offers[0], s.offers[1]
+            offered = mask[lay_ids] > 0
+            lay, kinds = lay_ids[offered], lay_kinds[offered]
+            risky += lay[np.where(kinds == y, other == 0, other == 1)].tolist()
+        # a shape uses at most its length in cards, so only shapes that long can be risky
+        shapes = self._long_shapes[other]
+        shapes = shapes[mask[A.MELD + shapes] > 0]
         if shapes.size:
             if y == JOKER:  # the shape's natural cards are the ones not barred
                 used = self.opening.naturals(hand)[shapes]
@@ -477,12 +499,12 @@ class RommeGame(Game):
         if pending and not (owed and self._owed_after_abandon(s)):
             return True
         hand = s.hands[s.current]
-        if not (owed or pending) and self._discards(s, hand).any():
+        if not (owed or pending) and np.count_nonzero(self._discards(s, hand)):
             return True
         if owed == 1 and self._joker_off_then_discard(s, hand):
             return True
         mask = self._rules_mask(s)
-        if mask[A.DISCARD : A.LAY_OFF].any():
+        if np.count_nonzero(mask[A.DISCARD : A.LAY_OFF]):
             return True
         mask[A.ABANDON] = 0
         if owed:
@@ -499,7 +521,7 @@ class RommeGame(Game):
         size = s.sizes[s.current]
         if size <= self.config.must_discard_to_go_out or not self.may_use_table(s):
             return False
-        if not (s.offers[1] == JOKER).any():
+        if not np.count_nonzero(s.offers[1] == JOKER):
             return False
         y = self.barred(s)
         barred = 0 if y < 0 else int(hand[y]) - (y == JOKER)
@@ -520,7 +542,7 @@ class RommeGame(Game):
         lay_ids, lay_kinds, swap_ids, swap_kinds = s.offers
         slot = (action - A.EXCHANGE) // A.SWAP_PER_SLOT
         joker_slots = (lay_ids[lay_kinds == JOKER] - A.LAY_OFF) // A.LAY_PER_SLOT
-        if not (joker_slots != slot).any():
+        if not np.count_nonzero(joker_slots != slot):
             return False
         y = self.barred(s)
         if y < 0:
@@ -528,6 +550,37 @@ class RommeGame(Game):
         given = int(swap_kinds[swap_ids == action][0])  # the natural put on the table
         held = int(s.hands[s.current, y]) - (y == given)  # copies of y after the exchange
         return size == 1 or size - 1 - held > 0  # (a joker y: the one taken is owed, not barred)
+
+    def _lay_off_then_end(self, s: RommeState, action: int) -> bool:
+        """:meth:`alive` after the lay-off ``action`` while one joker is owed, read from this
+        state (a lay-off changes one meld and takes one card), so the common lay-off needs no
+        trial copy. True when the lay-off goes out; or lays the owed joker and leaves a card
+        that may be discarded; or lays a natural card while another meld takes a joker and
+        :meth:`_joker_off_then_discard` holds afterwards. False: undecided."""
+        if not (A.LAY_OFF <= action < A.EXCHANGE) or self.owed_jokers(s) != 1:
+            return False
+        cfg, hand = self.config, s.hands[s.current]
+        lay_ids, lay_kinds = s.offers[0], s.offers[1]
+        k = int(lay_kinds[lay_ids == action][0])  # the card laid off
+        size = s.sizes[s.current] - 1  # cards left afterwards
+        if not size:
+            return True
+        if k == JOKER:  # nothing owed afterwards: a card that _discards allows is enough
+            drawn, banned = s.table.drawn_discard, 0
+            if cfg.forbid_rediscard_of_drawn_discard and drawn >= 0:
+                banned += int(hand[drawn]) - (drawn == JOKER)
+            if not cfg.may_discard_joker and drawn != JOKER:
+                banned += int(hand[JOKER]) - 1
+            return size - banned > 0
+        slot = (action - A.LAY_OFF) // A.LAY_PER_SLOT
+        joker_slots = (lay_ids[lay_kinds == JOKER] - A.LAY_OFF) // A.LAY_PER_SLOT
+        if not np.count_nonzero(joker_slots != slot):  # the other melds keep their offers
+            return False
+        if size <= cfg.must_discard_to_go_out or not self.may_use_table(s):
+            return False
+        y = self.barred(s)
+        barred = 0 if y < 0 else int(hand[y]) - (y == k) - (y == JOKER)
+        return size == 1 or size - 1 - barred > 0
 
     def _owed_after_abandon(self, s: RommeState) -> bool:
         placed = sum(m.joker_count() for m in s.melds if m.provisional)
@@ -630,15 +683,11 @@ class RommeGame(Game):
         for slot, m in enumerate(s.melds):
             if m.provisional:
                 continue
-            lay, swap = m.offers(cfg)
-            base = A.LAY_OFF + slot * A.LAY_PER_SLOT
-            for i, k in lay:
-                lay_ids.append(base + i)
-                lay_kinds.append(k)
-            base = A.EXCHANGE + slot * A.SWAP_PER_SLOT
-            for i, k in swap:
-                swap_ids.append(base + i)
-                swap_kinds.append(k)
+            lay, lay_k, swap, swap_k = m.offer_ids(cfg, slot)
+            lay_ids += lay
+            lay_kinds += lay_k
+            swap_ids += swap
+            swap_kinds += swap_k
         s.offers = (
             np.array(lay_ids, np.int64),
             np.array(lay_kinds, np.int64),

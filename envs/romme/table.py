@@ -49,6 +49,7 @@ class TableMeld:
     Never changed in place (see the module docstring)."""
 
     __slots__ = (
+        "_ids",
         "_offers",
         "cells",
         "first",
@@ -83,6 +84,7 @@ class TableMeld:
         self.jokers = jokers
         self.provisional = provisional
         self._offers = None
+        self._ids = None
 
     def _with(self, **changes) -> TableMeld:
         fields = {
@@ -171,6 +173,24 @@ class TableMeld:
                 swap += [(A.SWAP_SUIT + s, kind(self.rank, s)) for s in missing]
         self._offers = (lay, swap)
         return self._offers
+
+    def offer_ids(self, cfg: Config, slot: int) -> tuple[list[int], ...]:
+        """:meth:`offers` as action ids of table slot ``slot``: (lay-off ids, the kinds they
+        take, exchange ids, the kinds they take). Kept for the last slot asked: a meld keeps
+        its slot while the table changes around it, and the engine lists the table's offers
+        after every change."""
+        if self._ids is None or self._ids[0] != slot:
+            lay, swap = self.offers(cfg)
+            lay_base = A.LAY_OFF + slot * A.LAY_PER_SLOT
+            swap_base = A.EXCHANGE + slot * A.SWAP_PER_SLOT
+            self._ids = (
+                slot,
+                [lay_base + i for i, _ in lay],
+                [k for _, k in lay],
+                [swap_base + i for i, _ in swap],
+                [k for _, k in swap],
+            )
+        return self._ids[1:]
 
     # -- changes (each a new meld) --------------------------------------------------------------
     def lay_off(self, index: int) -> TableMeld:

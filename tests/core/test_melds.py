@@ -419,3 +419,38 @@ def test_compiled_tables_do_not_depend_on_what_was_compiled_before():
     for name in ("opt_start", "opt_dead", "opt_w", "opt_room", "opt_lives", "opt_cost"):
         assert np.array_equal(getattr(warm, name), getattr(cold, name)), name
     assert warm.compositions == cold.compositions
+
+
+def test_show_prefilter_is_split_then_candidates() -> None:
+    """The fused first step of show_discards answers what split_hand and discard_candidates
+    answer one after the other, on hands with and without loose or wild jokers."""
+    rng = np.random.default_rng(7)
+    deck = np.repeat(np.arange(NUM_KINDS), [3] * 52 + [3])
+    seen = 0
+    for i in range(300):
+        rules = marriage(wild_rank=int(rng.integers(13)) if i % 3 else None)
+        if i % 5 == 0:
+            rules = MeldRules(**{**rules.__dict__, "wild": (*rules.wild[:JOKER], False)})
+        cp = melds._compile(rules)
+        counts = np.bincount(rng.choice(deck, 22, replace=False), minlength=NUM_KINDS)
+        c, loose, wilds, allowed, n = melds_kernel.show_prefilter(counts, cp.wildk, cp.wild53,
+                                                                  cp.prm)
+        c2, loose2, wilds2 = melds_kernel.split_hand(counts, cp.wildk, rules.wild[JOKER])
+        assert (c.tolist(), loose, wilds) == (c2.tolist(), loose2, wilds2)
+        if loose:
+            assert n == 0
+            continue
+        want = melds_kernel.discard_candidates(c2, cp.wildk, cp.wild53, cp.prm, wilds2)
+        assert allowed.tolist() == want.tolist() and n == want.sum()
+        seen += n > 0
+    assert seen
+
+
+def test_show_discards_rejects_bad_counts() -> None:
+    counts = np.zeros(NUM_KINDS, np.int64)
+    counts[kind(3, 0)] = 4  # four copies of a card: no shoe here holds that
+    with pytest.raises(ValueError, match=r"0\.\.3 per card kind"):
+        show_discards(counts, marriage())
+    everything_wild = MeldRules(wild=(True,) * NUM_KINDS)
+    with pytest.raises(ValueError, match="at most 31"):
+        show_discards(np.full(NUM_KINDS, 1), everything_wild)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from romme_helpers import DRAW, legal, play, setup
 
-from taas.envs.core.cards import parse_cards, to_counts
+from taas.envs.core.cards import JOKER, parse_cards, to_counts
 from taas.envs.core.opening import best_opening, opening_search
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
@@ -512,3 +512,21 @@ def test_quick_exchange_check_agrees_with_the_trial():
                     assert game._alive_after(state, a)
             game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
     assert quick
+
+
+def test_quick_lay_off_check_agrees_with_the_trial():
+    """While one exchanged joker is owed, the mask settles most lay-offs without a trial copy
+    (the owed joker laid with a card left to discard, or a natural laid while another meld
+    takes a joker); wherever it does, the trial agrees. Both kinds of lay-off are seen."""
+    game = RommeGame(Config(num_players=3))
+    rng, quick = np.random.default_rng(2), {True: 0, False: 0}
+    for seed in range(12):
+        state = game.new_state(np.random.default_rng(seed))
+        while not state.over:
+            if state.phase == PLAY and game.owed_jokers(state) == 1:
+                for a, k in zip(*(x.tolist() for x in state.offers[:2]), strict=True):
+                    if game._lay_off_then_end(state, a):
+                        quick[k == JOKER] += 1
+                        assert game._alive_after(state, a)
+            game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
+    assert quick[True] and quick[False], quick
