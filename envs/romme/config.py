@@ -57,6 +57,7 @@ class Config:
     episode: str = "round"
     reward: str = "points"
     max_turns_per_round: int = 1000
+    max_abandons_per_turn: int = 100
 
     def __post_init__(self) -> None:
         check_choice(GAME, "num_players", self.num_players, range(2, MAX_PLAYERS + 1))
@@ -90,6 +91,7 @@ class Config:
         check_choice(GAME, "episode", self.episode, ("round", "match"))
         check_choice(GAME, "reward", self.reward, ("points", "zero_sum", "win"))
         check_choice(GAME, "max_turns_per_round", self.max_turns_per_round, range(1, 10**9))
+        check_choice(GAME, "max_abandons_per_turn", self.max_abandons_per_turn, range(0, 10**9))
 
     @property
     def target(self) -> int:

@@ -59,6 +59,8 @@ episode                             "round"                   "match"
 reward                              "points"                  "zero_sum", "win"
 max_turns_per_round                 1000                      safety limit: the round ends
                                                               truncated (no scores)
+max_abandons_per_turn               100                       safety limit: one more ``abandon``
+                                                              in a turn truncates the round
 ==================================  ========================  ==================================
 
 Engine decisions where the rules are silent are listed in :mod:`taas.envs.romme.rules`; the main
@@ -116,6 +118,10 @@ Illegal actions: the raw env raises ``ValueError`` naming the action, the player
 actions; ``env()`` applies PettingZoo's convention (the episode ends, the offender gets -1).
 
 Version History
+- v1, amended: ``max_abandons_per_turn`` (default 100) truncates a round in which one turn
+  takes an opening back more than 100 times. Before, ``meld`` then ``abandon`` could repeat
+  without end in one turn (``max_turns_per_round`` counts turns), so an episode that did that
+  never ended; every episode that ended before plays exactly as it did.
 - v1: a lay-off names the table slot and the run end (or the set's suit) and an exchange the
   slot and the joker, so the player chooses where a card goes (v0 took the oldest meld and a
   run's high end); an exchanged joker must go back on the table that turn and no action

@@ -154,6 +154,7 @@ class RommeState(State):
     pending_value: int = 0  # value of the provisional (unfinished) opening melds
     exchanged: int = 0  # jokers taken by exchange this turn
     jokers_placed: int = 0  # jokers put on the table this turn
+    abandons: int = 0  # openings taken back this turn (bounded by max_abandons_per_turn)
     turns: int = 0
     rounds_played: int = 0
     over: bool = False
@@ -268,7 +269,7 @@ class RommeGame(Game):
         s.table.drawn_discard = -1  # the taken_now observation is the mover's own
         s.opened_now = False
         s.pending_value = 0
-        s.exchanged = s.jokers_placed = 0
+        s.exchanged = s.jokers_placed = s.abandons = 0
 
     # -- queries -------------------------------------------------------------------------------
     def current_player(self, state: RommeState) -> int:
@@ -628,6 +629,9 @@ class RommeGame(Game):
                 self._resize(s, p, len(m))
             s.pending_value = 0
             self._table_changed(s)
+            s.abandons += 1
+            if s.abandons > self.config.max_abandons_per_turn:
+                s.over = s.truncated = True
         else:
             k = a - A.DISCARD
             hand[k] -= 1
@@ -810,7 +814,10 @@ class RommeGame(Game):
             tag = " (pending opening)" if m.provisional else ""
             lines.append(f"  meld {i:2d} by player_{m.owner}: {m}{tag}")
         if state.truncated:
-            lines.append(f"round truncated after {state.turns} turns (max_turns_per_round)")
+            why = ("an opening taken back more than max_abandons_per_turn times"
+                   if state.abandons > self.config.max_abandons_per_turn
+                   else f"{state.turns} turns (max_turns_per_round)")
+            lines.append(f"round truncated after {why}")
         if state.over:
             for entry in state.history:
                 lines.append(
