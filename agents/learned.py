@@ -143,13 +143,18 @@ def check_fits(ckpt: dict, path: str | Path, env_id: str, game, obs_size: int) -
             f"checkpoint {path} was trained on {ckpt['env_id']}, not {env_id}"
         )
     config = dataclasses.asdict(game.config)
-    if config not in ckpt["configs"]:
-        trained = ckpt["configs"][0]
+    # A rule flag added to the env after training, within the same version, defaults to the
+    # behaviour the model was trained on (the version policy), so it is read at its default.
+    defaults = {f.name: f.default for f in dataclasses.fields(game.config)
+                if f.default is not dataclasses.MISSING}
+    configs = [{**defaults, **c} for c in ckpt["configs"]]
+    if config not in configs:
+        trained = configs[0]
         diff = ", ".join(
             f"{k}={config.get(k)!r} (trained: {trained.get(k)!r})"
             for k in sorted(set(config) | set(trained)) if config.get(k) != trained.get(k)
         )
-        sizes = sorted({c.get("num_players") for c in ckpt["configs"]} - {None})
+        sizes = sorted({c.get("num_players") for c in configs} - {None})
         tables = f" on tables of {sizes} players" if len(sizes) > 1 else ""
         raise CheckpointError(f"checkpoint {path} was trained{tables} with other rules: {diff}")
     if ckpt["obs_size"] != obs_size or ckpt["num_actions"] != game.num_actions:

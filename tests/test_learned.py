@@ -149,3 +149,12 @@ def test_shipped_model_plays_its_game_offline(path):
 
 def test_there_is_a_shipped_model_for_mariage():
     assert any(p.stem == "mariage" for p in SHIPPED)
+
+
+def test_a_flag_added_after_training_is_read_at_its_default():
+    """romme_v1 gained max_abandons_per_turn after the shipped model was trained: the model
+    still plays the default rules, and a table that changes the new flag is refused."""
+    taas.agents.make("ppo:romme", "romme_v1", seed=0, config={"num_players": 2})
+    with pytest.raises(CheckpointError, match="max_abandons_per_turn=5"):
+        taas.agents.make("ppo:romme", "romme_v1", seed=0,
+                         config={"num_players": 2, "max_abandons_per_turn": 5})
