@@ -72,6 +72,7 @@ class Splitter:
         self.ace_high = ace_high
         self.max_size = max_size
         self._memo: dict[tuple, tuple | None] = {}
+        self._fits: dict[tuple, bool] = {}
 
     def split(self, counts: np.ndarray) -> list[tuple[int, ...]] | None:
         """One arrangement of every card of ``counts`` into valid combinations, or ``None``."""
@@ -112,9 +113,11 @@ class Splitter:
         return out
 
     def _parts(self, counts: np.ndarray) -> tuple[tuple[int, ...], list[int]]:
-        cards = np.repeat(np.arange(len(counts)), np.asarray(counts, np.int64)).tolist()
-        return (tuple(c for c in cards if c not in self.wild),
-                [c for c in cards if c in self.wild])
+        """The natural cards (sorted) and the wild cards of a count vector."""
+        naturals, wilds = [], []
+        for k in np.flatnonzero(counts).tolist():
+            (wilds if k in self.wild else naturals).extend([k] * int(counts[k]))
+        return tuple(naturals), wilds
 
     def _wilds_only(self, w: int) -> bool:
         """Whether ``w`` wild cards alone split (groups of 3, or 3-4 with ``max_meld_size=4``)."""
@@ -128,7 +131,7 @@ class Splitter:
             return self._memo[key]
         self._memo[key] = found = None
         first, rest = naturals[0], naturals[1:]
-        partners = sorted({c for c in rest if self._near(first, c)})
+        partners = sorted({c for c in rest if c == first or _NEAR[first][c]})
         for size in range(3, self.max_size + 1):
             for n_partners in range(min(size - 1, len(rest)) + 1):
                 extra = size - 1 - n_partners
@@ -136,8 +139,8 @@ class Splitter:
                     continue
                 for chosen in itertools.combinations_with_replacement(partners, n_partners):
                     used = (first, *chosen)
-                    if not (extra == 0 and size == 3 and len(set(used)) == 1) and not fits(
-                        used, size, self.ace_high
+                    if not (extra == 0 and size == 3 and len(set(used)) == 1) and not self._fit(
+                        used, size
                     ):
                         continue
                     left = list(rest)
@@ -155,13 +158,18 @@ class Splitter:
                         return found
         return found
 
-    def _near(self, a: int, b: int) -> bool:
-        """Whether ``b`` can share a combination with ``a`` (cheap pre-filter)."""
-        if a == b:
-            return True
-        if JOKER in (a, b):
-            return False
-        return rank_of(a) == rank_of(b) or suit_of(a) == suit_of(b)
+    def _fit(self, used: tuple[int, ...], size: int) -> bool:
+        """:func:`fits` under this splitter's ace rule, cached."""
+        key = (used, size)
+        ok = self._fits.get(key)
+        if ok is None:
+            ok = self._fits[key] = fits(used, size, self.ace_high)
+        return ok
+
+
+# _NEAR[a][b]: whether ranked cards a and b share a rank or a suit (may share a combination)
+_NEAR = [[a < JOKER and b < JOKER and (rank_of(a) == rank_of(b) or suit_of(a) == suit_of(b))
+          for b in range(JOKER + 1)] for a in range(JOKER + 1)]
 
 
 def dublee_discards(counts: np.ndarray) -> list[int]:
