@@ -27,10 +27,17 @@ _BUILDERS: dict[str, dict[str, str]] = {
     "greedy": {"continental_v1": "taas.agents.continental_greedy:GreedyAgent"},
     "heuristic": {
         "mariage_v1": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
+        "marriage_nepali_v0": "taas.agents.marriage_nepali_heuristic:NepaliHeuristicAgent",
         "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
-    "ismcts": {"mariage_v1": "taas.agents.search:SearchAgent"},
-    "oracle": {"mariage_v1": "taas.agents.search:OracleAgent"},
+    "ismcts": {
+        "mariage_v1": "taas.agents.search:SearchAgent",
+        "marriage_nepali_v0": "taas.agents.search:SearchAgent",
+    },
+    "oracle": {
+        "mariage_v1": "taas.agents.search:OracleAgent",
+        "marriage_nepali_v0": "taas.agents.search:OracleAgent",
+    },
 }
 
 

@@ -43,18 +43,17 @@ def _split(cards: tuple[int, ...], wild: frozenset[int]) -> bool:
         return True
     if len(cards) % 3:
         return False
-    first, rest = cards[0], cards[1:]
-    faces = sorted(set(rest))
-    for i, a in enumerate(faces):
-        for b in faces[i:]:
-            if a == b and rest.count(a) < 2:
+    first, rest = cards[0], cards[1:]  # sorted, so (first, a, b) below is sorted too
+    tried = set()
+    for i, a in enumerate(rest):
+        for j in range(i + 1, len(rest)):
+            b = rest[j]
+            if (a, b) in tried:
                 continue
-            if valid(tuple(sorted((first, a, b))), wild):
-                left = list(rest)
-                left.remove(a)
-                left.remove(b)
-                if _split(tuple(left), wild):
-                    return True
+            tried.add((a, b))
+            if valid((first, a, b), wild) and _split(rest[:i] + rest[i + 1:j] + rest[j + 1:],
+                                                     wild):
+                return True
     return False
 
 
