@@ -96,21 +96,26 @@ class Splitter:
     def can_split(self, counts: np.ndarray) -> bool:
         """Whether every card of ``counts`` goes into valid combinations."""
         naturals, wilds = self._parts(counts)
-        if not naturals:
-            return self._wilds_only(len(wilds))
-        return self._solve(naturals, len(wilds)) is not None
+        return self._splits(naturals, len(wilds))
 
     def closing_discards(self, counts: np.ndarray) -> list[int]:
         """The held kinds whose discard leaves cards that split into valid combinations (the
-        sequence-route finish, spec 2N.7), in kind order."""
-        counts = np.array(counts, np.int8)
+        sequence-route finish, spec 2N.7), in kind order. Wild cards are interchangeable, so
+        one answer serves every wild kind held."""
+        naturals, wilds = self._parts(counts)
+        w = len(wilds)
         out = []
-        for k in np.flatnonzero(counts):
-            counts[k] -= 1
-            if self.can_split(counts):
-                out.append(int(k))
-            counts[k] += 1
-        return out
+        if w and self._splits(naturals, w - 1):
+            out += sorted(set(wilds))
+        for i, k in enumerate(naturals):
+            if (i == 0 or naturals[i - 1] != k) and self._splits(
+                naturals[:i] + naturals[i + 1:], w
+            ):
+                out.append(k)
+        return sorted(out)
+
+    def _splits(self, naturals: tuple[int, ...], w: int) -> bool:
+        return self._wilds_only(w) if not naturals else self._solve(naturals, w) is not None
 
     def _parts(self, counts: np.ndarray) -> tuple[tuple[int, ...], list[int]]:
         """The natural cards (sorted) and the wild cards of a count vector."""

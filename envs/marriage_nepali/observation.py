@@ -17,6 +17,7 @@ import numpy as np
 
 from taas.envs.core.cards import NUM_KINDS
 from taas.envs.core.game import Observer, make_layout
+from taas.envs.core.jit import jit_norc
 from taas.envs.marriage_nepali import maal
 from taas.envs.marriage_nepali.config import DECKS, HAND_SIZE, Config
 from taas.envs.marriage_nepali.rules import DUBLEE, PHASES, NepaliGame, NepaliState
@@ -45,6 +46,38 @@ _BLOCKS = [
     ("turn", 1),  # draws this round / max_turns_per_round
 ]
 LAYOUT, SIZE = make_layout(_BLOCKS)
+# Block offsets as plain ints, which the compiled encoder takes as constants.
+_HAND, _PILE, _EXPOSED, _SHOWN, _DISCARDED, _TAKEN, _SEEN, _DUBLEE, _SIZE, _FOULS, _DEALER, \
+    _IN_GAME = (LAYOUT[name].start for name in ("hand", "discard_pile", "exposed", "shown",
+                                                "discarded", "taken", *SEAT_FLAGS))
+
+
+@jit_norc
+def _encode_cards(obs, player, order, hands, pile, exposed, shown, records, seen, dublee,
+                  fouls, dealer):
+    """Fill the card-count blocks and the per-seat flags (seats in ``order``) of a zeroed
+    ``obs`` in one compiled pass."""
+    for k in range(NUM_KINDS):
+        obs[_HAND + k] = hands[player, k] / DECKS
+        obs[_PILE + k] = pile[k] / DECKS
+    for i in range(order.shape[0]):
+        p = order[i]
+        size = 0
+        for k in range(NUM_KINDS):
+            at = i * NUM_KINDS + k
+            obs[_EXPOSED + at] = exposed[p, k] / DECKS
+            obs[_SHOWN + at] = shown[p, k] / DECKS
+            if records[0, p, k]:
+                obs[_DISCARDED + at] = np.tanh(records[0, p, k] / DECKS)
+            if records[1, p, k]:
+                obs[_TAKEN + at] = np.tanh(records[1, p, k] / DECKS)
+            size += hands[p, k]
+        obs[_SEEN + i] = seen[p]
+        obs[_DUBLEE + i] = dublee[p]
+        obs[_SIZE + i] = size / (HAND_SIZE + 1)
+        obs[_FOULS + i] = np.tanh(fouls[p])
+        obs[_DEALER + i] = p == dealer
+        obs[_IN_GAME + i] = 1.0
 
 
 class NepaliObserver(Observer):
@@ -59,36 +92,20 @@ class NepaliObserver(Observer):
         self.low = np.zeros(SIZE, np.float32)
         self.high = np.ones(SIZE, np.float32)
         self._shoe = float(52 * DECKS + config.printed_jokers)
+        self._orders = [np.array(self.game.seats_from(p), np.int64)
+                        for p in range(config.num_players)]
 
     def encode(self, state: NepaliState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
-        g, t, n = self.game, state.table, self.config.num_players
-        obs[LAYOUT["hand"]] = state.hands[player] / DECKS
+        g, t = self.game, state.table
+        _encode_cards(obs, player, self._orders[player], state.hands, t.pile, state.exposed,
+                      state.shown, state.records, np.array(state.seen, np.int8),
+                      np.array(state.route, np.int8) == DUBLEE,
+                      np.array(state.fouls, np.int64), state.dealer)
         if t.top >= 0:
             obs[LAYOUT["top_discard"].start + t.top] = 1
-        obs[LAYOUT["discard_pile"]] = t.pile / DECKS
         if t.first_up >= 0:
             obs[LAYOUT["offered"].start + t.first_up] = 1
-        order = g.seats_from(player)
-        span = n * NUM_KINDS
-        for name, rows, squash in (("exposed", state.exposed, False),
-                                   ("shown", state.shown, False),
-                                   ("discarded", state.records[0], True),
-                                   ("taken", state.records[1], True)):
-            block = rows[order].ravel() / DECKS
-            start = LAYOUT[name].start
-            obs[start:start + span] = np.tanh(block) if squash else block
-        seats = (
-            [state.seen[p] for p in order],
-            [state.route[p] == DUBLEE for p in order],
-            state.hands[order].sum(axis=1) / (HAND_SIZE + 1),
-            np.tanh([state.fouls[p] for p in order]),
-            [p == state.dealer for p in order],
-            1.0,
-        )
-        for name, values in zip(SEAT_FLAGS, seats, strict=True):
-            start = LAYOUT[name].start
-            obs[start:start + n] = values
         knows = state.seen[player] or self.config.open_maal or state.over
         if state.tiplu >= 0:
             obs[LAYOUT["tiplu_drawn"]] = 1

@@ -37,6 +37,8 @@ PHASES = ("expose", "draw", "discard", "show", "over")
 NONE, SEQUENCE, DUBLEE = 0, 1, 2
 ROUTES = ("none", "sequence", "dublee")
 _RUNS = [A.run_cards(i) for i in range(4 * A.RUN_STARTS)]
+_RUN_KINDS = np.array(_RUNS)
+_ACE_HIGH_RUN = np.arange(len(_RUNS)) % A.RUN_STARTS == A.RUN_STARTS - 1
 
 
 @dataclass
@@ -97,6 +99,7 @@ class NepaliGame(Game):
         self._shoe = shoe(DECKS, config.printed_jokers)
         self._ace_high = config.ace_sequence == "both_ends"
         self._splitters: dict[int, combos.Splitter] = {}
+        self._roles: dict[int, wilds.Roles] = {}
 
     # -- set-up ------------------------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> NepaliState:
@@ -153,7 +156,12 @@ class NepaliGame(Game):
 
     def roles(self, s: NepaliState) -> wilds.Roles | None:
         """This round's card roles once the tiplu is drawn."""
-        return None if s.tiplu < 0 else wilds.roles(s.tiplu, self.config.printed_jokers)
+        if s.tiplu < 0:
+            return None
+        r = self._roles.get(s.tiplu)
+        if r is None:
+            r = self._roles[s.tiplu] = wilds.roles(s.tiplu, self.config.printed_jokers)
+        return r
 
     def splitter(self, s: NepaliState) -> combos.Splitter:
         """The finishing search for this round's wild set (memoised per tiplu)."""
@@ -177,12 +185,11 @@ class NepaliGame(Game):
 
     def pure_combos(self, hand: np.ndarray) -> list[tuple[int, tuple[int, ...]]]:
         """(action, cards) of every pure combination ``hand`` holds (tunnelas, sequences)."""
-        out = [(A.SHOW_TUNNELA + k, (k,) * 3) for k in np.flatnonzero(hand >= 3)]
-        for i, run in enumerate(_RUNS):
-            if hand[run[0]] and hand[run[1]] and hand[run[2]] and (
-                self._ace_high or i % A.RUN_STARTS != A.RUN_STARTS - 1
-            ):
-                out.append((A.SHOW_RUN + i, run))
+        out = [(A.SHOW_TUNNELA + k, (k,) * 3) for k in np.flatnonzero(hand >= 3).tolist()]
+        held = (hand[_RUN_KINDS] > 0).all(axis=1)
+        if not self._ace_high:
+            held &= ~_ACE_HIGH_RUN
+        out += [(A.SHOW_RUN + i, _RUNS[i]) for i in np.flatnonzero(held).tolist()]
         return out
 
     def _can_complete(self, hand: np.ndarray, need: int, must: int) -> bool:
