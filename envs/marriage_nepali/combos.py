@@ -190,7 +190,3 @@ def dublee_discards(counts: np.ndarray) -> list[int]:
             out.append(int(k))
     return out
 
-
-def pairs(counts: np.ndarray) -> np.ndarray:
-    """Kinds held at least twice (dublee faces), printed jokers excluded."""
-    return np.flatnonzero(np.asarray(counts)[:JOKER] >= 2)
