@@ -1,6 +1,6 @@
 """Traditional Nepali Marriage rule variants: one frozen, validated dataclass.
 
-Every flag of the spec's table 2N.10 (/work/shared/rules/marriage-nepali.md; the env's doc page
+Every flag of the rules specification's table 2N.10 (summarised in the env's doc page
 docs/rules/marriage-nepali.md) is a field with the spec's default, so a table that plays
 differently is one keyword away and every disputed point is visible in one place.
 """

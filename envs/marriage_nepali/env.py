@@ -1,12 +1,11 @@
 """``marriage_nepali_v0``: traditional Nepali Marriage (tiplu, maal, zero-sum settlement).
 
-The game as Nepal plays it, specified in docs/rules/marriage-nepali.md (from the spec
-/work/shared/rules/marriage-nepali.md): 3 decks, 21 cards each, 2-5 players (6 with
-``max_players=6``), anticlockwise by default. Unseen players race to show 3 pure 3-card
-combinations (or 7 dublees at 4+ players); the first shower draws the hidden tiplu, which only
-seen players know; a seen player finishes with 4 more combinations (wilds allowed) or an 8th
-dublee; every holding's maal is counted and the round settles zero-sum,
-``Net_i = n·S_i − T − g_i``.
+The game as Nepal plays it, specified in docs/rules/marriage-nepali.md: 3 decks, 21 cards
+each, 2-5 players (6 with ``max_players=6``), anticlockwise by default. Unseen players race
+to show 3 pure 3-card combinations (or 7 dublees at 4+ players); the first shower draws the
+hidden tiplu, which only seen players know; a seen player finishes with 4 more combinations
+(wilds allowed) or an 8th dublee; every holding's maal is counted and the round settles
+zero-sum, ``Net_i = n·S_i − T − g_i``.
 
 Agents ``player_0..player_{n-1}``. Observation: ``{"observation": Box(float32), "action_mask":
 Box(int8)}``, blocks named in :data:`taas.envs.marriage_nepali.observation.LAYOUT`. Actions:

@@ -3,7 +3,7 @@ random tiplus: 300 hands in the suite (13 concealed cards after a draw, every te
 hand), 5,000 22-card hands in the slow run, which is skipped unless ``TAAS_SLOW=1`` (four
 chunks of 1,250, about 2.5 CPU minutes each: the reference is the slow part), e.g.
 
-    TAAS_SLOW=1 python -m pytest -q -n 2 tests/marriage_nepali/test_finish_reference.py
+    TAAS_SLOW=1 python -m pytest -q -n 2 tests/marriage_nepali/test_nepali_finish_reference.py
 
 Odd seeds are built from random valid combinations (so finishes are common), even seeds are
 plain random deals."""
@@ -17,7 +17,7 @@ import pytest
 
 from taas.envs.core.cards import to_counts
 from taas.envs.marriage_nepali import combos, wilds
-from tests.marriage_nepali import finish_reference as ref
+from tests.marriage_nepali import nepali_finish_reference as ref
 
 SHOE = np.full(52, 3, np.int8)
 

@@ -13,7 +13,7 @@ from taas.envs.marriage_nepali.config import Config
 from taas.envs.marriage_nepali.env import env
 from taas.envs.marriage_nepali.observation import NepaliObserver
 from taas.envs.marriage_nepali.rules import NepaliGame
-from tests.marriage_nepali.test_engine import eager
+from tests.marriage_nepali.test_nepali_engine import eager
 
 CONFIGS = [
     {"num_players": 2},

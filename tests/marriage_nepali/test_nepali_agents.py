@@ -14,8 +14,8 @@ from taas.envs.marriage_nepali.config import Config
 from taas.envs.marriage_nepali.determinize import determinize
 from taas.envs.marriage_nepali.observation import NepaliObserver
 from taas.envs.marriage_nepali.rules import SEQUENCE
-from tests.marriage_nepali.test_combinations import E4_CONCEALED
-from tests.marriage_nepali.test_engine import E1, position, show
+from tests.marriage_nepali.test_nepali_combinations import E4_CONCEALED
+from tests.marriage_nepali.test_nepali_engine import E1, position, show
 
 
 def test_heuristic_beats_random_on_duplicate_deals_at_four_players():
