@@ -37,7 +37,7 @@ _BLOCKS = [
     *((name, MAX_SEATS) for name in SEAT_FLAGS),
     ("tiplu", NUM_KINDS),  # one-hot, only when I know it
     ("wild", NUM_KINDS),  # my wild kinds, only when I know the tiplu
-    ("my_maal", 1),  # tanh(maal of my holding / MAAL_SCALE), only when I know the tiplu
+    ("my_maal", 1),  # tanh(maal of my cards, no tunnela bonus / MAAL_SCALE), if I know the tiplu
     ("tiplu_drawn", 1),  # public: somebody has seen
     ("phase", len(PHASES) - 1),  # one-hot: expose, draw, discard, show
     ("building", 2),  # the show being built: sequence, dublee route
