@@ -22,7 +22,9 @@ __all__ = [
 ]
 
 # envs with a determinizer (taas.envs.<game>.determinize), which the search agents need
-_SEARCHABLE = ("continental_v1", "mariage_v1", "marriage_v1", "romme_v1")
+_SEARCHABLE = (
+    "continental_v1", "mariage_v1", "marriage_nepali_v0", "marriage_v1", "romme_v1"
+)
 
 # spec name -> env id ("*" for any env) -> "module:AgentClass", built by AgentClass.build.
 _BUILDERS: dict[str, dict[str, str]] = {
@@ -32,6 +34,7 @@ _BUILDERS: dict[str, dict[str, str]] = {
         "continental_v1": "taas.agents.continental_heuristic:ContinentalHeuristicAgent",
         "mariage_v1": "taas.agents.mariage_heuristic:MariageHeuristicAgent",
         "marriage_v1": "taas.agents.marriage_heuristic:MarriageHeuristicAgent",
+        "marriage_nepali_v0": "taas.agents.marriage_nepali_heuristic:NepaliHeuristicAgent",
         "romme_v1": "taas.agents.romme_heuristic:RommeHeuristicAgent",
     },
     "ismcts": {env: "taas.agents.search:SearchAgent" for env in _SEARCHABLE},

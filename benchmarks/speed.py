@@ -37,6 +37,7 @@ import taas.envs
 CASES = [
     ("continental_v1", {"num_players": 4}),
     ("marriage_v1", {"num_players": 4}),
+    ("marriage_nepali_v0", {"num_players": 4}),
     ("mariage_v1", {}),
     ("mariage_v1", {"allow_false_claims": False}),
     ("romme_v1", {"num_players": 4}),

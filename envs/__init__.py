@@ -14,6 +14,7 @@ _MODULES = {
     "continental_v1": "taas.envs.continental.env",
     "mariage_v1": "taas.envs.mariage.env",
     "marriage_v1": "taas.envs.marriage.env",
+    "marriage_nepali_v0": "taas.envs.marriage_nepali.env",
     "romme_v1": "taas.envs.romme.env",
 }
 # Ids whose rules, observation or actions changed; each game's Version History says what.

@@ -9,6 +9,8 @@ taas serve --port 8000
 taas replay games/romme-001.json --step
 taas score continental --hand "7C 7C 7H 7D 9D 9D 9S 9H 9C 4H 4C 4S KS KD JK 2H" --json
 taas tournament romme_v1 --agents heuristic,random --deals 50 --seed 7 --workers 2 --out results/t1
+taas score marriage_nepali --tiplu 7H --seen --hand "KH KS KC 4H 5H 8H 10D JD AC AD 7C 3S 7H"
+taas settle --maal 5,20,5,7 --seen 1,1,1,0 --winner 0 --dublee-losers 2 --json
 """
 
 from __future__ import annotations
@@ -91,7 +93,16 @@ def main(argv: list[str] | None = None) -> int:
     romme = games.add_parser("romme", help="hand value, loser's charge, best opening")
     romme.add_argument("--never-opened", action="store_true")
     romme.add_argument("--players", type=int, default=2)
-    for game in (cont, marr, romme):
+    nepali = games.add_parser(
+        "marriage_nepali", help="maal and finishing discards (traditional Nepali Marriage)"
+    )
+    nepali.add_argument("--tiplu", required=True, help="the tiplu card, e.g. 7H")
+    nepali.add_argument("--seen", action="store_true", help="the player has seen the tiplu")
+    nepali.add_argument(
+        "--exposed", default="", help='starting tunnelas exposed at the deal, e.g. "4D 4D 4D"'
+    )
+    nepali.add_argument("--route", choices=("sequence", "dublee"), default="sequence")
+    for game in (cont, marr, romme, nepali):
         game.add_argument("--hand", required=True, help='cards, e.g. "7C 10h Ts JK"')
         game.add_argument(
             "--rule",
@@ -102,6 +113,20 @@ def main(argv: list[str] | None = None) -> int:
         )
         game.add_argument("--json", action="store_true")
 
+    settle = sub.add_parser("settle", help="settle a Nepali Marriage round (net points)")
+    settle.add_argument("--maal", required=True, help="every player's raw maal: 5,20,5,7")
+    settle.add_argument("--seen", required=True, help="every player's seen flag: 1,1,1,0")
+    settle.add_argument("--winner", type=int, required=True, help="the finisher's seat")
+    settle.add_argument("--winner-route", choices=("sequence", "dublee"), default="sequence")
+    settle.add_argument(
+        "--dublee-losers", default="", help="seats of seen losers on the dublee route: 2,3"
+    )
+    settle.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE",
+        help="a marriage_nepali rule flag, e.g. --rule unseen_maal=kidnap (repeatable)",
+    )
+    settle.add_argument("--json", action="store_true")
+
     args = parser.parse_args(argv)
     if argv is None and args.command == "score" and "taas.envs.core.jit" not in sys.modules:
         # One hand is scored faster in plain Python than numba loads (~1 s even from its
@@ -109,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ.setdefault("TAAS_NO_NUMBA", "1")
     commands = {
         "envs": _envs, "play": _play, "replay": _replay, "score": _score, "serve": _serve,
-        "tournament": _tournament,
+        "settle": _settle, "tournament": _tournament,
     }
     try:
         return commands[args.command](args)
@@ -368,7 +393,11 @@ def _score(args: argparse.Namespace) -> int:
 
     cards = parse_cards(args.hand)
     rules = dict(parse_rule(r) for r in args.rule)
-    if args.game == "continental":
+    if args.game == "marriage_nepali":
+        from taas.envs.marriage_nepali.scoring import score_hand
+
+        result = score_hand(args.hand, args.tiplu, args.seen, args.exposed, args.route, **rules)
+    elif args.game == "continental":
         from taas.envs.continental.config import GAME, Config
         from taas.envs.continental.rules import score_hand
 
@@ -406,12 +435,38 @@ def _score(args: argparse.Namespace) -> int:
         # a player holds at most one card over the deal (after drawing), at least one
         check_hand(cards, shoe(2, cfg.jokers), range(1, cfg.hand_size + 2), GAME)
         result = score_hand(cards, args.never_opened, args.players, **rules)
-    if args.json:
+    _print_result(result, args.json)
+    return 0
+
+
+def _print_result(result: dict, as_json: bool) -> None:
+    if as_json:
         print(json.dumps(result))
     else:
         for key, value in result.items():
             shown = " ".join(map(str, value)) if isinstance(value, list) else value
             print(f"{key}: {shown}")
+
+
+def _ints(option: str, text: str) -> list[int]:
+    """A comma-separated list of whole numbers from the command line."""
+    try:
+        return [int(x) for x in text.replace(" ", "").split(",") if x]
+    except ValueError:
+        raise ValueError(f"{option} {text!r}: expected whole numbers separated by commas") from None
+
+
+def _settle(args: argparse.Namespace) -> int:
+    from taas.envs.marriage_nepali.scoring import settle_round
+
+    maal = _ints("--maal", args.maal)
+    seen = _ints("--seen", args.seen)
+    if any(s not in (0, 1) for s in seen):
+        raise ValueError(f"--seen {args.seen!r}: expected 1 (seen) or 0 (unseen) per player")
+    rules = dict(parse_rule(r) for r in args.rule)
+    result = settle_round(maal, [bool(s) for s in seen], args.winner, args.winner_route,
+                          _ints("--dublee-losers", args.dublee_losers), **rules)
+    _print_result(result, args.json)
     return 0
 
 

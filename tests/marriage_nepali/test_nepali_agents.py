@@ -1,0 +1,73 @@
+"""Agents on marriage_nepali_v0: the heuristic beats random on duplicate deals; the
+determinizer deals only what a seat cannot see and never assumes an unseen seat's tiplu; the
+search agents play through it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import taas.agents
+import taas.envs
+from taas.agents.evaluate import duplicate_deals
+from taas.envs.core.cards import parse_card
+from taas.envs.marriage_nepali.config import Config
+from taas.envs.marriage_nepali.determinize import determinize
+from taas.envs.marriage_nepali.observation import NepaliObserver
+from taas.envs.marriage_nepali.rules import SEQUENCE
+from tests.marriage_nepali.test_nepali_combinations import E4_CONCEALED
+from tests.marriage_nepali.test_nepali_engine import E1, position, show
+
+
+def test_heuristic_beats_random_on_duplicate_deals_at_four_players():
+    ev = duplicate_deals("marriage_nepali_v0", "heuristic", deals=3, seed=100, num_players=4)
+    low, _ = ev.diff_interval
+    assert low > 0, ev.summary()
+
+
+def total(game, s):
+    return sum(z.astype(np.int64) for z in game.zones(s).values())
+
+
+def test_determinizer_keeps_what_the_seat_knows_and_redraws_an_unknown_tiplu():
+    game, s = position(E1)
+    show(game, s, "show_run 2C-3C-4C", "show_run 9S-10S-JS", "show_tunnela QD")
+    taken = parse_card("5D")
+    s.hands[2, taken] += 1  # seat 2 took the 5♦ from the pile earlier
+    s.hands[2, np.flatnonzero(s.hands[2])[0]] -= 1
+    s.records[1, 2, taken] += 1
+    observer = NepaliObserver(game.config)
+    rng = np.random.default_rng(0)
+    tiplus = set()
+    for _ in range(30):
+        d = determinize(game, s, 1, rng)  # seat 1 has not seen
+        assert np.array_equal(total(game, d), total(game, s))  # cards conserved
+        assert np.array_equal(observer.encode(d, 1), observer.encode(s, 1))
+        assert d.hands[2, taken] >= 1  # the remembered pick-up stays put
+        assert np.array_equal(d.hands[1], s.hands[1])
+        tiplus.add(d.tiplu)
+        seen_view = determinize(game, s, 0, rng)  # seat 0 has seen: the tiplu is known
+        assert seen_view.tiplu == s.tiplu
+    assert len(tiplus) > 5  # the unseen seat's determinizations do not assume the tiplu
+
+
+def test_search_agents_play_a_round_legally():
+    env = taas.envs.make("marriage_nepali_v0", num_players=2, max_turns_per_round=40)
+    agents = [taas.agents.make("ismcts:4", "marriage_nepali_v0", seed=1),
+              taas.agents.make("heuristic", "marriage_nepali_v0", seed=2)]
+    result = taas.agents.play_game(env, agents, seed=3)
+    assert result.steps > 0 and sum(result.returns) == 0
+
+
+def test_heuristic_exposes_shows_and_finishes_when_offered():
+    agent = taas.agents.make("heuristic", "marriage_nepali_v0", seed=0)
+    observer = NepaliObserver(Config())
+    game, s = position(E1.replace("6C", "7H"))
+    while not s.seen[0]:
+        a = agent.act(observer.encode(s, 0), game.legal_mask(s))
+        assert game.action_to_str(a).startswith("show")
+        game.apply_action(s, a)
+    assert s.shown[0].sum() == 9
+    game, s = position(E4_CONCEALED)  # E4: seen, tiplu 7♥, the 3♠ closes
+    s.seen[0], s.route[0], s.tiplu = True, SEQUENCE, parse_card("7H")
+    a = agent.act(observer.encode(s, 0), game.legal_mask(s))
+    assert game.action_to_str(a) == "finish 3S"
