@@ -50,15 +50,28 @@ class GreedyAgent(Agent):
         if action_mask[A.BUY]:
             completes = top.size and top[0] != JOKER and per_rank[top[0] % NUM_RANKS] >= 2
             return A.BUY if completes else A.PASS
-        go_out = np.flatnonzero(action_mask[A.GO_OUT : A.GO_OUT + JOKER + 1])
-        if go_out.size:
-            return A.GO_OUT + int(go_out[np.argmax(CARD_VALUES[go_out])])
-        if action_mask[A.GO_OUT_NO_DISCARD]:
-            return A.GO_OUT_NO_DISCARD
-        kinds = np.flatnonzero(action_mask[A.DISCARD : A.DISCARD + JOKER + 1])
-        naturals = kinds[kinds != JOKER]
-        if naturals.size == 0:
-            return A.DISCARD + int(kinds[0])
+        out = go_out_or_joker(action_mask)
+        if out is not None:
+            return out
+        naturals = discardable_naturals(action_mask)
         # fewest copies of the rank first, then the most expensive card
         key = per_rank[naturals % NUM_RANKS] * 100 - CARD_VALUES[naturals]
         return A.DISCARD + int(naturals[np.argmin(key)])
+
+
+def go_out_or_joker(action_mask: np.ndarray) -> int | None:
+    """The play every Continental rule agent makes first: go out whenever legal (shedding the
+    dearest card), or discard the joker when it is the only card that may go; else ``None``."""
+    go_out = np.flatnonzero(action_mask[A.GO_OUT : A.GO_OUT + JOKER + 1])
+    if go_out.size:
+        return A.GO_OUT + int(go_out[np.argmax(CARD_VALUES[go_out])])
+    if action_mask[A.GO_OUT_NO_DISCARD]:
+        return A.GO_OUT_NO_DISCARD
+    if not discardable_naturals(action_mask).size:
+        return A.DISCARD + int(np.flatnonzero(action_mask[A.DISCARD : A.DISCARD + JOKER + 1])[0])
+    return None
+
+
+def discardable_naturals(action_mask: np.ndarray) -> np.ndarray:
+    """Kinds of the natural cards that may be discarded now."""
+    return np.flatnonzero(action_mask[A.DISCARD : A.DISCARD + JOKER])

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from taas.agents.base import Agent
+from taas.agents.continental_greedy import discardable_naturals, go_out_or_joker
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import MAX_PLAYERS, Config
 from taas.envs.continental.hands import CARD_VALUES, go_out_discards
@@ -82,15 +83,10 @@ class ContinentalHeuristicAgent(Agent):
             buy = self.top >= 0 and self._completes(self.top)
             buy = buy and self.missing(self.per_rank, self.jokers) <= BUY_MISSING
             return A.BUY if buy else A.PASS
-        go_out = np.flatnonzero(action_mask[A.GO_OUT : A.GO_OUT + JOKER + 1])
-        if go_out.size:
-            return A.GO_OUT + int(go_out[np.argmax(CARD_VALUES[go_out])])
-        if action_mask[A.GO_OUT_NO_DISCARD]:
-            return A.GO_OUT_NO_DISCARD
-        kinds = np.flatnonzero(action_mask[A.DISCARD : A.DISCARD + JOKER + 1])
-        naturals = kinds[kinds != JOKER]
-        if naturals.size == 0:
-            return A.DISCARD + int(kinds[0])
+        out = go_out_or_joker(action_mask)
+        if out is not None:
+            return out
+        naturals = discardable_naturals(action_mask)
         keys = {r: self._keep(r) for r in set(_RANK_OF[naturals].tolist())}
         return A.DISCARD + int(min(naturals, key=lambda k: keys[_RANK_OF[k]]))
 
