@@ -18,12 +18,14 @@ from taas.envs.continental import actions as A
 from taas.envs.continental.hands import CARD_VALUES, penalty
 from taas.envs.continental.rules import BUY, DRAW, ContinentalGame, ContinentalState
 from taas.envs.core.cards import JOKER, NUM_RANKS
-from taas.envs.core.determinize import known_holdings, leaf_returns, redeal
+from taas.envs.core.determinize import (  # noqa: F401 (EXPLORATION: read by the search)
+    EXPLORATION,
+    known_holdings,
+    leaf_returns,
+    redeal,
+)
 
 ROLLOUT_DEPTH = 4  # a few greedy moves; longer rollouts add more noise than they tell
-# UCB constant: a round's values spread over whole hands of penalty points while one discard
-# moves an estimate by a few, so the search's default (0.7) would visit nearly uniformly
-EXPLORATION = 0.25
 TEMPERATURE = 1.0  # in cards still to draw (see distance)
 RANDOM_MOVES = 0.1  # share of random rollout moves
 RIVAL = 4.0  # the distance of the rivals each seat races (see leaf_returns)

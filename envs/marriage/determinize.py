@@ -14,14 +14,17 @@ import numpy as np
 
 from taas.envs.core import melds
 from taas.envs.core.cards import JOKER
-from taas.envs.core.determinize import known_holdings, leaf_returns, meld_partners, redeal
+from taas.envs.core.determinize import (  # noqa: F401 (EXPLORATION: read by the search)
+    EXPLORATION,
+    known_holdings,
+    leaf_returns,
+    meld_partners,
+    redeal,
+)
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.rules import DRAW, MarriageGame, MarriageState
 
 ROLLOUT_DEPTH = 6  # a turn of every seat at three players: the deadwood solver scores the rest
-# UCB constant: a round's values spread over whole hands of penalty points while one discard
-# moves an estimate by a few, so the search's default (0.7) would visit nearly uniformly
-EXPLORATION = 0.25
 RANDOM_MOVES = 0.1  # share of random rollout moves
 TEMPERATURE = 15.0  # in penalty points (see evaluate)
 

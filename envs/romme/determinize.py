@@ -14,14 +14,17 @@ from __future__ import annotations
 import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_KINDS
-from taas.envs.core.determinize import known_holdings, leaf_returns, meld_partners, redeal
+from taas.envs.core.determinize import (  # noqa: F401 (EXPLORATION: read by the search)
+    EXPLORATION,
+    known_holdings,
+    leaf_returns,
+    meld_partners,
+    redeal,
+)
 from taas.envs.romme import actions as A
 from taas.envs.romme.rules import DRAW, HAND_VALUES, RommeGame, RommeState, charge, hand_value
 
 ROLLOUT_DEPTH = 16  # about two turns of every seat at three players (a turn may lay melds)
-# UCB constant: a round's values spread over whole hands of penalty points while one discard
-# moves an estimate by a few, so the search's default (0.7) would visit nearly uniformly
-EXPLORATION = 0.25
 RANDOM_MOVES = 0.1  # share of random rollout moves
 TEMPERATURE = 2.0  # in cards (see evaluate)
 UNOPENED = 4  # cards a hand that has not opened counts as being further from going out
