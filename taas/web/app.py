@@ -27,6 +27,7 @@ import json
 import secrets
 import tempfile
 import threading
+import weakref
 from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
@@ -69,7 +70,14 @@ def create_app(db_path: str) -> FastAPI:
     app = FastAPI(title="taas web table", docs_url=None, redoc_url=None)
     store = Store(db_path)
     cache: OrderedDict[str, Session] = OrderedDict()
-    lock = threading.Lock()  # one request at a time touches the sessions and the store
+    # One lock per game, so a slow agent's move holds up its own game only (a lock lives while
+    # a request holds it); ``shared`` guards the cache and the lock table, never across a move.
+    shared = threading.Lock()
+    game_locks: weakref.WeakValueDictionary[str, threading.Lock] = weakref.WeakValueDictionary()
+
+    def lock(game_id: str) -> threading.Lock:
+        with shared:
+            return game_locks.setdefault(game_id, threading.Lock())
 
     @app.exception_handler(RequestValidationError)
     async def _malformed(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -84,13 +92,15 @@ def create_app(db_path: str) -> FastAPI:
         row = store.get(game_id)
         if row is None:
             raise HTTPException(404, f"no game {game_id!r}")
-        session = cache.get(game_id)
+        with shared:
+            session = cache.get(game_id)
         if session is None or len(session.moves) != len(row.moves):
             session = Session(row.env_id, row.rules, row.seed, row.agents, row.moves)
+        with shared:
             cache[game_id] = session
+            cache.move_to_end(game_id)
             if len(cache) > _CACHE_SIZE:
                 cache.popitem(last=False)
-        cache.move_to_end(game_id)
         return row, session
 
     def seat_of(row: GameRow, token: str | None) -> int | None:
@@ -105,7 +115,8 @@ def create_app(db_path: str) -> FastAPI:
         try:
             store.set_moves(row.id, session.moves)
         except Exception:
-            cache.pop(row.id, None)  # the store is the truth: rebuild from it next time
+            with shared:
+                cache.pop(row.id, None)  # the store is the truth: rebuild from it next time
             raise
 
     @app.get("/", include_in_schema=False)
@@ -139,20 +150,20 @@ def create_app(db_path: str) -> FastAPI:
             raise HTTPException(400, str(err)) from None
         tokens = {seat: secrets.token_urlsafe(16) for seat in session.humans()}
         game_id = secrets.token_hex(6)
-        with lock:
-            store.add(GameRow(game_id, body.env_id, session.rules, seed, body.agents, tokens, []))
+        store.add(GameRow(game_id, body.env_id, session.rules, seed, body.agents, tokens, []))
+        with shared:
             cache[game_id] = session
         return {"id": game_id, "seed": seed, "tokens": {str(k): v for k, v in tokens.items()}}
 
     @app.get("/api/games/{game_id}")
     def view(game_id: str, token: str | None = None) -> dict:
-        with lock:
+        with lock(game_id):
             row, session = load(game_id)
             return session.view(seat_of(row, token))
 
     @app.post("/api/games/{game_id}/move")
     def move(game_id: str, body: Move) -> dict:
-        with lock:
+        with lock(game_id):
             row, session = load(game_id)
             seat = seat_of(row, body.token)
             if session.over:
@@ -168,7 +179,7 @@ def create_app(db_path: str) -> FastAPI:
 
     @app.post("/api/games/{game_id}/advance")
     def advance(game_id: str, token: str | None = None) -> dict:
-        with lock:
+        with lock(game_id):
             row, session = load(game_id)
             seat = seat_of(row, token)
             if session.over:
@@ -181,7 +192,7 @@ def create_app(db_path: str) -> FastAPI:
 
     @app.get("/api/games/{game_id}/replay")
     def replay_file(game_id: str) -> Response:
-        with lock:
+        with lock(game_id):
             _, session = load(game_id)
             if not session.over:
                 raise HTTPException(409, "the game is not over: replay files are of finished games")
@@ -194,7 +205,7 @@ def create_app(db_path: str) -> FastAPI:
 
     @app.get("/api/games/{game_id}/frames")
     def game_frames(game_id: str) -> dict:
-        with lock:
+        with lock(game_id):
             row, session = load(game_id)
             if not session.over:
                 raise HTTPException(409, "the game is not over: its hands are still hidden")

@@ -191,3 +191,40 @@ def test_a_replay_of_another_version_is_refused(client):
     record["env_id"], record["moves"] = "mariage_v1", record["moves"][:-1]
     r = client.post("/api/replays", content=json.dumps(record))
     assert r.status_code == 400 and "replay" in r.json()["detail"]
+
+
+def test_a_slow_agent_holds_up_its_own_game_only(client, monkeypatch):
+    """While one game's agent is thinking, another game is viewed and played; the first game's
+    move lands once its agent answers."""
+    import threading
+
+    from taas.play.session import Session
+
+    slow_id, _ = new_game(client, agents=("heuristic", "human"), seed=7)
+    other_id, other_tokens = new_game(client, agents=("human", "human"), seed=8)
+    thinking, answer = threading.Event(), threading.Event()
+    agent_move = Session.agent_move
+
+    def slow_move(self):
+        thinking.set()
+        assert answer.wait(30), "the test never released the slow agent"
+        return agent_move(self)
+
+    monkeypatch.setattr(Session, "agent_move", slow_move)
+    results = {}
+    worker = threading.Thread(
+        target=lambda: results.update(slow=client.post(f"/api/games/{slow_id}/advance")))
+    worker.start()
+    try:
+        assert thinking.wait(30)
+        seat = client.get(f"/api/games/{other_id}").json()["current"]
+        seen = client.get(f"/api/games/{other_id}", params={"token": other_tokens[seat]}).json()
+        played = client.post(f"/api/games/{other_id}/move",
+                             json={"token": other_tokens[seat], "action": seen["actions"][0]["id"]})
+        assert played.status_code == 200, played.text
+        assert worker.is_alive() and len(moves_of(client, slow_id)) == 0
+    finally:
+        answer.set()
+        worker.join(30)
+    assert results["slow"].status_code == 200 and len(moves_of(client, slow_id)) == 1
+    assert len(moves_of(client, other_id)) == 1
