@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taas.envs.core.config import check_choice, check_optional_int
+from taas.envs.core.config import check_choice, check_optional_int, plain_fields
 
 GAME = "continental"
 MAX_PLAYERS = 8
@@ -42,6 +42,7 @@ class Config:
     max_turns_per_round: int = 1000
 
     def __post_init__(self) -> None:
+        plain_fields(self)
         check_choice(GAME, "num_players", self.num_players, range(3, MAX_PLAYERS + 1))
         check_choice(GAME, "jokers", self.jokers, (0, 4))
         check_choice(GAME, "large_table", self.large_table, ("third_deck", "deal_13"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taas.envs.core.config import check_choice, check_optional_int
+from taas.envs.core.config import check_choice, check_optional_int, plain_fields
 
 GAME = "marriage"
 MAX_PLAYERS = 6
@@ -55,6 +55,7 @@ class Config:
     max_turns_per_round: int = 1000
 
     def __post_init__(self) -> None:
+        plain_fields(self)
         check_choice(GAME, "allow_two_players", self.allow_two_players, (True, False))
         low = 2 if self.allow_two_players else 3
         check_choice(GAME, "decks", self.decks, (2, 3))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from taas.envs.core.config import check_choice
+from taas.envs.core.config import check_choice, plain_fields
 from taas.envs.core.melds import MeldRules, card_values, wild_mask
 
 GAME = "romme"
@@ -60,6 +60,7 @@ class Config:
     max_abandons_per_turn: int = 100
 
     def __post_init__(self) -> None:
+        plain_fields(self)
         check_choice(GAME, "num_players", self.num_players, range(2, MAX_PLAYERS + 1))
         check_choice(GAME, "jokers", self.jokers, (6, 4, 0))
         check_choice(GAME, "hand_size", self.hand_size, (13, 11, 14))

@@ -188,6 +188,15 @@ def test_mariage_config_takes_numpy_integers_directly():
     assert type(config.false_claim_points) is int and type(config.last_trick_bonus) is bool
 
 
+@pytest.mark.parametrize("game", ["continental", "marriage", "romme", "marriage_nepali"])
+def test_every_config_built_directly_takes_numpy_integers(game):
+    import importlib
+
+    Config = importlib.import_module(f"taas.envs.{game}.config").Config
+    config = Config(num_players=np.int64(3))
+    assert config == Config(num_players=3) and type(config.num_players) is int
+
+
 @pytest.mark.parametrize("env_id", ENVS)
 def test_using_the_env_before_reset_is_a_clear_error(env_id):
     env = _raw(env_id)
