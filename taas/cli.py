@@ -326,6 +326,9 @@ def _tournament_parser(sub) -> None:
                       help="deal: one round or deal per game; match: whole matches")
     tour.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                       help="a rule flag of the env (repeatable)")
+    tour.add_argument("--move-timeout", type=float, metavar="SECONDS",
+                      help="an agent that takes longer over one move forfeits the game (a guard "
+                      "against hangs; default: none)")
     tour.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
     tour.add_argument("--backend", choices=("local", "ray"), default="local")
     tour.add_argument("--address", help="Ray cluster address (auto, HOST:PORT); default: a "
@@ -362,7 +365,7 @@ def _tournament(args: argparse.Namespace) -> int:
         rules = dict(parse_rule(r) for r in args.rule)
         definition = tournament.define(
             args.env_id, parse_agents(args.agents), args.players, args.deals, args.seed,
-            args.format, rules,
+            args.format, rules, args.move_timeout,
         )
     try:
         played, before = tournament.run(

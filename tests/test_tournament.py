@@ -1,11 +1,13 @@
 """Tournaments: the duplicate schedule, crash-safe storage and resume, identical results for any
 number of workers or Ray, forfeits, replays of recorded games, and the command's outputs."""
 
+import contextlib
 import json
 import math
 import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 
 import numpy as np
@@ -316,3 +318,42 @@ def test_a_missing_extra_is_named_before_any_game_is_played(tmp_path, capsys, mo
     assert main(argv) == 2
     assert "needs choix: pip install 'taas-rl[tournament]'" in capsys.readouterr().err
     assert not (tmp_path / "tournament.sqlite").exists()
+
+
+class Hangs(Agent):
+    """Never answers its first decision."""
+
+    name = "hangs"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self.decisions = 0
+
+    def act(self, observation, action_mask):
+        self.decisions += 1
+        while self.decisions == 1:
+            with contextlib.suppress(Exception):  # cannot swallow the timeout either
+                time.sleep(0.01)
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_agent_that_hangs_forfeits_after_the_move_timeout(tmp_path, monkeypatch, workers):
+    monkeypatch.setitem(taas.agents._BUILDERS, "hangs", {"*": f"{__name__}:Hangs"})
+    definition = tournament.define("mariage_v1", ["random", "hangs"], deals=2, seed=3,
+                                   move_timeout=0.2)
+    tournament.run(definition, tmp_path, workers=workers, progress=False)
+    games = tournament.read_games(tmp_path)
+    assert len(games) == 2 * 2
+    for g in games:
+        assert g["status"] == "forfeit" and g["agents"][g["forfeit_seat"]] == "hangs"
+        assert g["error"] == "decision 1: took longer than 0.2 s"
+    assert tournament.read_definition(tmp_path).move_timeout == 0.2
+
+
+def test_a_tournament_without_a_move_timeout_keeps_its_stored_id():
+    definition = tournament.define("mariage_v1", ["random", "heuristic"], deals=2, seed=3)
+    assert "move_timeout" not in definition.to_json()
+    assert tournament.Definition.from_json(definition.to_json()) == definition
+    with pytest.raises(ValueError, match="move_timeout"):
+        tournament.define("mariage_v1", ["random", "heuristic"], move_timeout=0)

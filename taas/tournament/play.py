@@ -1,6 +1,7 @@
 """Playing scheduled games in a worker: agents built from the game's seeds, forfeits caught.
 
-A *forfeit* is an agent's fault: it raised, or chose an action its mask forbids. The game stops
+A *forfeit* is an agent's fault: it raised, chose an action its mask forbids, or took longer
+than the tournament's ``move_timeout`` over one move. The game stops
 there, the error is kept, and the tournament goes on. How a forfeit scores (see
 :mod:`taas.tournament.stats`): the offender finishes last, the other seats share first place,
 and the game adds no points to anyone's mean. An error of the engine itself is not a forfeit:
@@ -9,6 +10,8 @@ it stops the tournament, since it is a bug to fix rather than a result.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from dataclasses import dataclass
 
@@ -44,18 +47,46 @@ class Forfeit(Exception):
         self.seat = seat
 
 
-class Guard(Agent):
-    """Wraps a seat's agent so that anything it does wrong becomes a :class:`Forfeit`."""
+class _MoveTimeout(BaseException):
+    """Raised into an agent whose move ran out of time (a ``BaseException``, so an agent's own
+    ``except Exception`` cannot swallow it)."""
 
-    def __init__(self, inner: Agent, seat: int):
+
+def _out_of_time(signum, frame) -> None:
+    raise _MoveTimeout
+
+
+class Guard(Agent):
+    """Wraps a seat's agent so that anything it does wrong becomes a :class:`Forfeit`.
+
+    With ``timeout`` a move is interrupted after that many seconds of wall time by a ``SIGALRM``
+    timer, which is why it needs the process's main thread (where every backend's workers run
+    games). A hang is caught the next time the agent runs Python code; a generous limit is a
+    guard against hangs, not a thinking budget, as a machine's load moves wall time."""
+
+    def __init__(self, inner: Agent, seat: int, timeout: float | None = None):
         super().__init__(None)
-        self.inner, self.seat, self.moves = inner, seat, 0
+        self.inner, self.seat, self.moves, self.timeout = inner, seat, 0, timeout
         self.uses_state = inner.uses_state
+
+    def _timed(self, choose):
+        if self.timeout is None:
+            return choose()
+        previous = signal.signal(signal.SIGALRM, _out_of_time)
+        signal.setitimer(signal.ITIMER_REAL, self.timeout)
+        try:
+            return choose()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
     def _checked(self, choose, mask: np.ndarray) -> int:
         decision = self.moves + 1
         try:
-            action = choose()
+            action = self._timed(choose)
+        except _MoveTimeout:
+            raise Forfeit(self.seat, f"decision {decision}: took longer than "
+                          f"{self.timeout:g} s") from None
         except Exception as err:
             raise Forfeit(self.seat, f"decision {decision}: {type(err).__name__}: {err}") from err
         if not isinstance(action, (int, np.integer)) or not 0 <= action < len(mask) or not mask[
@@ -87,12 +118,16 @@ def play_game(definition: Definition, game: Game, record: bool = False) -> Outco
     """Play ``game`` of ``definition`` (a pure function of the two: any worker gives the same)."""
     env, rules = _env(definition), definition.env_rules
     specs = [definition.agents[e] for e in game.entrants]
+    if definition.move_timeout is not None and (
+            threading.current_thread() is not threading.main_thread()):
+        raise RuntimeError("a move timeout needs the process's main thread (SIGALRM)")
     start = time.perf_counter()
     try:
         agents = []
         for seat, (spec, seed) in enumerate(zip(specs, game.agent_seeds, strict=True)):
             try:
-                agents.append(Guard(taas.agents.make(spec, definition.env_id, seed, rules), seat))
+                agent = taas.agents.make(spec, definition.env_id, seed, rules)
+                agents.append(Guard(agent, seat, definition.move_timeout))
             except Exception as err:
                 raise Forfeit(seat, f"building {spec!r}: {type(err).__name__}: {err}") from err
         result = taas.agents.play_game(env, agents, seed=game.deal_seed)

@@ -37,6 +37,7 @@ class Definition:
     seed: int
     format: str = "deal"
     rules: tuple[tuple[str, object], ...] = ()  # the env's rule flags, sorted by name
+    move_timeout: float | None = None  # seconds of wall time an agent may take for one move
 
     @property
     def names(self) -> list[str]:
@@ -66,7 +67,10 @@ class Definition:
         return rules
 
     def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self), sort_keys=True)
+        data = dataclasses.asdict(self)
+        if data["move_timeout"] is None:  # absent, so tournaments stored before it keep their id
+            del data["move_timeout"]
+        return json.dumps(data, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Definition:
@@ -83,6 +87,7 @@ def define(
     seed: int = 0,
     format: str = "deal",
     rules: dict | None = None,
+    move_timeout: float | None = None,
 ) -> Definition:
     """A checked :class:`Definition`: ``players`` defaults to the env's table size; the env and
     every agent spec are built once here so a bad one fails before any game is played."""
@@ -96,12 +101,14 @@ def define(
         raise ValueError(f"deals={deals}: play one deal or more")
     if seed < 0:
         raise ValueError(f"seed={seed}: expected a non-negative integer")
+    if move_timeout is not None and not move_timeout > 0:
+        raise ValueError(f"move_timeout={move_timeout}: expected a positive number of seconds")
     if players is None:
         players = len(taas.envs.make(env_id, wrapped=False, **(rules or {})).possible_agents)
     if players < 2:
         raise ValueError(f"players={players}: a table seats two players or more")
     definition = Definition(env_id, tuple(agents), players, deals, seed, format,
-                            tuple(sorted((rules or {}).items())))
+                            tuple(sorted((rules or {}).items())), move_timeout)
     env_rules = definition.env_rules
     seats = len(taas.envs.make(env_id, wrapped=False, **env_rules).possible_agents)
     if seats != players:
