@@ -55,6 +55,13 @@ def go_out_discards(hand: np.ndarray, min_naturals: int) -> list[int]:
 
 
 @jit_norc
+def _naturals(hand, r):
+    """Natural cards of rank ``r`` in ``hand`` (:func:`rank_counts`, one rank, compiled)."""
+    return int(hand[r]) + int(hand[NUM_RANKS + r]) + int(hand[2 * NUM_RANKS + r]) + int(
+        hand[3 * NUM_RANKS + r])
+
+
+@jit_norc
 def _fits(k, short, need, jokers, lone, m):
     """:func:`can_group` on tallies: ``k`` ranks present, ``short`` of them with fewer than
     ``m`` naturals, ``need`` jokers to top them up to 3, ``lone`` the count of a single rank."""
@@ -73,8 +80,7 @@ def mark_go_outs(out, at, hand, m):
     jokers = int(hand[JOKER])
     present = short = need = lone = 0
     for r in range(NUM_RANKS):
-        c = int(hand[r]) + int(hand[NUM_RANKS + r]) + int(hand[2 * NUM_RANKS + r]) + int(
-            hand[3 * NUM_RANKS + r])
+        c = _naturals(hand, r)
         if c:
             present += 1
             lone = c
@@ -85,8 +91,7 @@ def mark_go_outs(out, at, hand, m):
     if jokers and _fits(present, short, need, jokers - 1, lone if present == 1 else 0, m):
         out[at + JOKER] = 1
     for r in range(NUM_RANKS):
-        c = int(hand[r]) + int(hand[NUM_RANKS + r]) + int(hand[2 * NUM_RANKS + r]) + int(
-            hand[3 * NUM_RANKS + r])
+        c = _naturals(hand, r)
         if not c:
             continue
         left = c - 1
@@ -96,11 +101,10 @@ def mark_go_outs(out, at, hand, m):
         lone2 = 0
         if k == 1:
             lone2 = left
-            if not left:  # the one other rank present
+            if not left:  # the one other rank present (the others hold none)
                 for q in range(NUM_RANKS):
                     if q != r:
-                        lone2 += int(hand[q]) + int(hand[NUM_RANKS + q]) + int(
-                            hand[2 * NUM_RANKS + q]) + int(hand[3 * NUM_RANKS + q])
+                        lone2 += _naturals(hand, q)
         if _fits(k, s2, n2, jokers, lone2, m):
             for s in range(4):
                 if hand[s * NUM_RANKS + r]:

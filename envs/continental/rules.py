@@ -53,20 +53,6 @@ from taas.envs.core.series import series_info
 from taas.envs.core.table import Table
 
 DRAW, DISCARD, BUY = 0, 1, 2
-
-
-@jit_norc
-def _discard_mask(mask, hand, min_naturals, banned):
-    """The discard phase's mask in one compiled pass (numpy's per-call overhead on 53-card
-    slices was most of it): discards of held kinds, go-outs, and ``banned`` (>= 0: the card
-    just taken) neither discarded nor the go-out discard."""
-    for k in range(NUM_KINDS):
-        if hand[k] > 0:
-            mask[A.DISCARD + k] = 1
-    mark_go_outs(mask, A.GO_OUT, hand, min_naturals)
-    if banned >= 0:
-        mask[A.DISCARD + banned] = 0
-        mask[A.GO_OUT + banned] = 0
 PHASES = ("draw", "discard", "buy")
 BUY_PENALTY_CARDS = 2
 TOTAL_SCALE = 500.0
@@ -90,6 +76,20 @@ _DISCARDED, _TAKEN = SEAT["discarded"], SEAT["taken"]
 _SIZE, _TOTAL, _ACTIVE, _DEALER = (
     SEAT[k].start for k in ("hand_size", "total", "active", "dealer")
 )
+
+
+@jit_norc
+def _discard_mask(mask, hand, min_naturals, banned):
+    """The discard phase's mask in one compiled pass (numpy's per-call overhead on 53-card
+    slices was most of it): discards of held kinds, go-outs, and ``banned`` (>= 0: the card
+    just taken) neither discarded nor the go-out discard."""
+    for k in range(NUM_KINDS):
+        if hand[k] > 0:
+            mask[A.DISCARD + k] = 1
+    mark_go_outs(mask, A.GO_OUT, hand, min_naturals)
+    if banned >= 0:
+        mask[A.DISCARD + banned] = 0
+        mask[A.GO_OUT + banned] = 0
 
 
 @dataclass
