@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from taas.envs.core.cards import JOKER, NUM_RANKS, kind
+from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, kind
+from taas.envs.core.jit import jit_norc
 
 # Penalty value of each kind: Ace 1, 2-9 face value, 10/J/Q/K 10, Joker 15.
 CARD_VALUES = np.array([min(r + 1, 10) for _ in range(4) for r in range(NUM_RANKS)] + [15])
@@ -45,47 +46,69 @@ def can_group(naturals: list[int], jokers: int, min_naturals: int) -> bool:
 
 
 def go_out_discards(hand: np.ndarray, min_naturals: int) -> list[int]:
-    """Kinds whose discard leaves ``hand`` in groups (:func:`can_group`), in one pass.
+    """Kinds whose discard leaves ``hand`` in groups (:func:`can_group`): the printed joker
+    first, then the rest in kind order."""
+    flags = np.zeros(NUM_KINDS, np.int8)
+    mark_go_outs(flags, 0, hand, min_naturals)
+    out = np.flatnonzero(flags).tolist()
+    return out[-1:] + out[:-1] if flags[JOKER] else out
 
-    Hot path (every discard decision): the per-rank tallies of :func:`can_group` are built once
-    and each candidate discard only adjusts its own rank's terms. One discard lowers the jokers
-    needed by at most two, which rules out most hands at once.
-    """
-    counts = hand.tolist()
-    suits = (counts[s * NUM_RANKS : (s + 1) * NUM_RANKS] for s in range(4))
-    naturals = [a + b + c + d for a, b, c, d in zip(*suits, strict=True)]
-    jokers = counts[JOKER]
-    m = min_naturals
-    present = [c for c in naturals if c]
-    need = sum(3 - c for c in present if c < 3)
+
+@jit_norc
+def _naturals(hand, r):
+    """Natural cards of rank ``r`` in ``hand`` (:func:`rank_counts`, one rank, compiled)."""
+    return int(hand[r]) + int(hand[NUM_RANKS + r]) + int(hand[2 * NUM_RANKS + r]) + int(
+        hand[3 * NUM_RANKS + r])
+
+
+@jit_norc
+def _fits(k, short, need, jokers, lone, m):
+    """:func:`can_group` on tallies: ``k`` ranks present, ``short`` of them with fewer than
+    ``m`` naturals, ``need`` jokers to top them up to 3, ``lone`` the count of a single rank."""
+    if k == 0 or short or need > jokers:
+        return False
+    return k >= 2 or (lone >= 2 * m and lone + jokers >= 6)
+
+
+@jit_norc
+def mark_go_outs(out, at, hand, m):
+    """Set ``out[at + k]`` for each kind ``k`` whose discard leaves ``hand`` in groups.
+
+    Hot path (every discard decision), compiled: the per-rank tallies of :func:`can_group` are
+    built once and each candidate discard only adjusts its own rank's terms. One discard lowers
+    the jokers needed by at most two, which rules out most hands at once."""
+    jokers = int(hand[JOKER])
+    present = short = need = lone = 0
+    for r in range(NUM_RANKS):
+        c = _naturals(hand, r)
+        if c:
+            present += 1
+            lone = c
+            need += max(0, 3 - c)
+            short += c < m
     if need - 2 > jokers:
-        return []
-    ranks_present = len(present)
-    short = sum(c < m for c in present)
-
-    def fits(k: int, short: int, need: int, jokers: int, lone: int) -> bool:
-        if k == 0 or short or need > jokers:
-            return False
-        return k >= 2 or (lone >= 2 * m and lone + jokers >= 6)
-
-    lone = present[0] if ranks_present == 1 else 0
-    out = [JOKER] if jokers and fits(ranks_present, short, need, jokers - 1, lone) else []
-    good = []
-    for r, c in enumerate(naturals):
+        return
+    if jokers and _fits(present, short, need, jokers - 1, lone if present == 1 else 0, m):
+        out[at + JOKER] = 1
+    for r in range(NUM_RANKS):
+        c = _naturals(hand, r)
         if not c:
             continue
         left = c - 1
-        k = ranks_present - (left == 0)
+        k = present - (left == 0)
         s2 = short - (c < m) + (0 < left < m)
         n2 = need - max(0, 3 - c) + (3 - left if 0 < left < 3 else 0)
+        lone2 = 0
         if k == 1:
-            lone2 = left if left else next(x for i, x in enumerate(naturals) if x and i != r)
-        else:
-            lone2 = 0
-        if fits(k, s2, n2, jokers, lone2):
-            good.append(r)
-    out.extend(k for k in range(JOKER) if counts[k] and k % NUM_RANKS in good)
-    return out
+            lone2 = left
+            if not left:  # the one other rank present (the others hold none)
+                for q in range(NUM_RANKS):
+                    if q != r:
+                        lone2 += _naturals(hand, q)
+        if _fits(k, s2, n2, jokers, lone2, m):
+            for s in range(4):
+                if hand[s * NUM_RANKS + r]:
+                    out[at + s * NUM_RANKS + r] = 1
 
 
 def arrange_groups(hand: np.ndarray) -> list[list[int]]:

@@ -33,6 +33,7 @@ from taas.envs.continental.hands import (
     arrange_groups,
     can_group,
     go_out_discards,
+    mark_go_outs,
     penalty,
     rank_counts,
 )
@@ -47,6 +48,7 @@ from taas.envs.core.cards import (
 )
 from taas.envs.core.config import build_config
 from taas.envs.core.game import Game, State, make_layout
+from taas.envs.core.jit import jit_norc
 from taas.envs.core.series import series_info
 from taas.envs.core.table import Table
 
@@ -74,6 +76,20 @@ _DISCARDED, _TAKEN = SEAT["discarded"], SEAT["taken"]
 _SIZE, _TOTAL, _ACTIVE, _DEALER = (
     SEAT[k].start for k in ("hand_size", "total", "active", "dealer")
 )
+
+
+@jit_norc
+def _discard_mask(mask, hand, min_naturals, banned):
+    """The discard phase's mask in one compiled pass (numpy's per-call overhead on 53-card
+    slices was most of it): discards of held kinds, go-outs, and ``banned`` (>= 0: the card
+    just taken) neither discarded nor the go-out discard."""
+    for k in range(NUM_KINDS):
+        if hand[k] > 0:
+            mask[A.DISCARD + k] = 1
+    mark_go_outs(mask, A.GO_OUT, hand, min_naturals)
+    if banned >= 0:
+        mask[A.DISCARD + banned] = 0
+        mask[A.GO_OUT + banned] = 0
 
 
 @dataclass
@@ -194,12 +210,8 @@ class ContinentalGame(Game):
         elif s.phase == DISCARD:
             cfg = self.config
             hand = s.hands[s.current]
-            mask[A.DISCARD : A.GO_OUT] = hand > 0
-            for k in go_out_discards(hand, cfg.min_naturals_per_group):
-                mask[A.GO_OUT + k] = 1
-            if cfg.forbid_rediscard_of_drawn_discard and t.drawn_discard >= 0:
-                mask[A.DISCARD + t.drawn_discard] = 0
-                mask[A.GO_OUT + t.drawn_discard] = 0
+            banned = t.drawn_discard if cfg.forbid_rediscard_of_drawn_discard else -1
+            _discard_mask(mask, hand, cfg.min_naturals_per_group, banned)
             if not cfg.must_discard_to_go_out and can_group(
                 rank_counts(hand), int(hand[JOKER]), cfg.min_naturals_per_group
             ):

@@ -762,9 +762,21 @@ def backtrack(rec_keys, rec_vals, rec_at, cnt, wildk, vals, nxt, resok, prm, opt
     no_discard = np.zeros(53, np.int64)
     for i in range(n_steps - 1, -1, -1):
         p, sub = (i // 5, i % 5) if i < 65 else (13 + (i - 65) // 4, (i - 65) % 4)
+        # The bits this sub-step never changes (as _layer composes its successors): a state
+        # that differs from the target in them cannot lead to it, so it is not expanded.
+        if sub < 4:
+            run_mask = ((1 << 30) - 1) << (30 * (sub & 1))
+            keep0 = ~run_mask if sub < 2 else -1
+            keep1 = -1 if sub < 2 else ~run_mask
+            keep2 = ~(((1 << 13) - 1) | (3 << (13 + 2 * sub)) | (3 << (21 + 2 * sub)))
+        else:
+            keep0 = keep1 = -1
+            keep2 = 255 << 13  # the aces kept back
         found = False
         for j in range(rec_at[i], rec_at[i + 1]):
             k0, k1, k2, v = rec_keys[j, 0], rec_keys[j, 1], rec_keys[j, 2], rec_vals[j]
+            if ((k0 ^ t0) & keep0) or ((k1 ^ t1) & keep1) or ((k2 ^ t2) & keep2):
+                continue
             if sub < 4:
                 m = _suit_step(dummy, k0, k1, k2, v, p, sub, cnt, wildk, vals, nxt, resok, prm,
                                no_discard, mode, True, t0, t1, t2, tv, scr)

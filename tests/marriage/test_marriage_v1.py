@@ -5,6 +5,7 @@ swap, no aliased seat lists, cheap independent clones, bounded observations, inf
 from __future__ import annotations
 
 import itertools
+import math
 import pickle
 
 import numpy as np
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_marriage_rules import M3, M4, M5, act, force_show, legal, scripted
 
-from taas.envs.core.cards import parse_card, parse_cards, to_counts
+from taas.envs.core.cards import NUM_KINDS, parse_card, parse_cards, to_counts
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.config import Config
 from taas.envs.marriage.env import raw_env
@@ -238,6 +239,23 @@ def test_squashed_records_grow_with_repeated_discards():
         seen.append(observer.encode(s, 0)[row])
     assert seen[0] == 0 and all(a < b <= 1 for a, b in itertools.pairwise(seen))
 
+
+
+@pytest.mark.parametrize("decks", [2, 3])
+def test_squashed_records_are_tanh_of_count_per_deck(decks):
+    # the encoder looks small counts up in a table and computes larger ones: both must read
+    # tanh(count / decks), as the observation docs say (math.tanh is the independent path)
+    config = Config(decks=decks, num_players=3)
+    game, observer = MarriageGame(config), MarriageObserver(config)
+    s = game.new_state(np.random.default_rng(2))
+    for block, record in (("discarded_by", s.discarded_by), ("taken_by", s.taken_by)):
+        for n in (1, 2, 5, 63, 64, 65, 200):
+            k = n % 52
+            record[1, k] = n
+            obs = observer.encode(s, 0)  # seat 1 is the second seat block from seat 0's view
+            got = obs[LAYOUT[block].start + NUM_KINDS + k]
+            assert got == pytest.approx(math.tanh(n / decks), abs=1e-7), (block, n)
+            record[1, k] = 0
 
 # 10. info carries the round and totals at every step
 def test_info_every_step():
