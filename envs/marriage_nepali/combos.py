@@ -53,23 +53,27 @@ def is_pure(cards: Sequence[int], ace_high: bool = True) -> bool:
 
 class Splitter:
     """Exact search for splitting count vectors into valid combinations, for one wild set and
-    rule set (compiled: :mod:`.search_kernel`)."""
+    rule set (compiled: :mod:`.search_kernel`). Not for concurrent use: it keeps its scratch
+    arrays and the dead ends it has met between calls."""
 
     def __init__(self, wild: Iterable[int], ace_high: bool = True, max_size: int = 3):
         self.wild = frozenset(wild)
         self.ace_high = ace_high
         self.max_size = max_size
-        self._wild_kinds = np.array(sorted(self.wild), np.int64)
+        self._wild = np.zeros(NUM_KINDS, np.bool_)
+        self._wild[list(self.wild)] = True
+        self._nat = np.zeros(NUM_KINDS, np.int8)
+        self._rec = np.zeros((NUM_KINDS + 2, K.REC_WIDTH), np.int64)  # 3 decks: <= 53 combos
         self._failed = np.full((K.FAILED_SLOTS, 2), -1, np.int64)
+        self._out = np.zeros(NUM_KINDS, np.int8)
 
     def split(self, counts: np.ndarray) -> list[tuple[int, ...]] | None:
         """One arrangement of every card of ``counts`` into valid combinations, or ``None``."""
-        nat, w, rec = self._parts(counts)
-        if not K.solve(nat, w, self.max_size, self.ace_high, rec, self._failed):
+        if not self.can_split(counts):
             return None
-        wilds = [k for k in self._wild_kinds.tolist() for _ in range(int(counts[k]))]
+        wilds = [k for k in sorted(self.wild) for _ in range(int(counts[k]))]
         out: list[tuple[int, ...]] = []
-        for row in rec.tolist():
+        for row in self._rec.tolist():
             n, extra = row[4], row[5]
             if n < 0:
                 break
@@ -83,28 +87,28 @@ class Splitter:
 
     def can_split(self, counts: np.ndarray) -> bool:
         """Whether every card of ``counts`` goes into valid combinations."""
-        nat, w, rec = self._parts(counts)
-        return bool(K.solve(nat, w, self.max_size, self.ace_high, rec, self._failed))
+        w = K.naturals(self._counts(counts), self._wild, self._nat)
+        if w < 0:
+            raise ValueError(_BAD_COUNTS)
+        return bool(K.solve(self._nat, w, self.max_size, self.ace_high, self._rec, self._failed))
 
     def closing_discards(self, counts: np.ndarray) -> list[int]:
         """The held kinds whose discard leaves cards that split into valid combinations (the
-        sequence-route finish, spec 2N.7), in kind order. Wild cards are interchangeable, so
-        one answer serves every wild kind held."""
-        nat, w, rec = self._parts(counts)
-        out = np.zeros(NUM_KINDS, np.int8)
-        if K.closing(nat, w, self.max_size, self.ace_high, rec, self._failed, out):
-            out[self._wild_kinds] = np.asarray(counts)[self._wild_kinds] > 0
-        return np.flatnonzero(out).tolist()
+        sequence-route finish, spec 2N.7), in kind order."""
+        if not K.closing(self._counts(counts), self._wild, self.max_size, self.ace_high,
+                         self._nat, self._rec, self._failed, self._out):
+            raise ValueError(_BAD_COUNTS)
+        return np.flatnonzero(self._out).tolist()
 
-    def _parts(self, counts: np.ndarray) -> tuple[np.ndarray, int, np.ndarray]:
-        """The natural counts, the number of wild cards and a ``rec`` table for the kernel."""
-        nat = np.array(counts, np.int8)
-        if not 0 <= nat.min() <= nat.max() <= 3:
-            raise ValueError("card counts must be 0..3 (three decks)")
-        w = int(nat[self._wild_kinds].sum())
-        nat[self._wild_kinds] = 0
-        rows = (int(nat.sum()) + w) // 3 + 2
-        return nat, w, np.empty((rows, K.REC_WIDTH), np.int64)
+    @staticmethod
+    def _counts(counts: np.ndarray) -> np.ndarray:
+        counts = np.asarray(counts)
+        if counts.shape != (NUM_KINDS,):
+            raise ValueError(f"card counts: expected {NUM_KINDS} kinds, got shape {counts.shape}")
+        return counts
+
+
+_BAD_COUNTS = "card counts must be 0..3 (three decks)"
 
 
 def dublee_discards(counts: np.ndarray) -> list[int]:

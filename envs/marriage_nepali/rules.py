@@ -99,6 +99,8 @@ class NepaliGame(Game):
         self._ace_high = config.ace_sequence == "both_ends"
         self._splitters: dict[int, combos.Splitter] = {}
         self._roles: dict[int, wilds.Roles] = {}
+        self._options = np.zeros(K.PURE_OPTIONS, np.int64)  # scratch for the show search
+        self._stack = np.zeros(3, np.int64)  # a show needs at most 3 more combinations
 
     # -- set-up ------------------------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> NepaliState:
@@ -185,8 +187,8 @@ class NepaliGame(Game):
     def _can_complete(self, hand: np.ndarray, need: int, must: int) -> bool:
         """Whether ``need`` disjoint pure combinations can be laid from ``hand`` (one holding
         ``must`` when ``must >= 0``)."""
-        return bool(K.can_complete(hand.copy(), need, must, self._ace_high,
-                                   np.empty(max(need, 1), np.int64)))
+        return bool(K.can_complete(hand.copy(), need, must, self._ace_high, self._options,
+                                   self._stack))
 
     def _need(self, s: NepaliState, p: int) -> int:
         """Pure combinations still to lay for a sequence-route show."""
@@ -203,8 +205,8 @@ class NepaliGame(Game):
             if s.building == NONE and need == 0:
                 mask[A.SHOW_EXPOSED] = must < 0
             elif need:
-                K.show_steps(hand.copy(), need, must, self._ace_high, mask,
-                             np.empty(need, np.int64))
+                K.show_steps(hand.copy(), need, must, self._ace_high, mask, self._options,
+                             self._stack)
         if s.building in (NONE, DUBLEE) and self.config.dublee_allowed and must < 0:
             pairs = hand[:JOKER] >= 2
             if int(pairs.sum()) + len(s.shown_combos[p]) >= 7:

@@ -10,12 +10,13 @@ compiled functions (numba issues 6061, 6713).
 
 Finishing (:func:`solve`): wild cards are interchangeable (see :mod:`.combos`), so a hand is its
 natural counts plus a number of wilds. The lowest natural card must sit in some combination; the
-search tries the options in the fixed order of ``_OPTIONS`` (sizes 3 up to ``max_size``; fewer
-natural partners first; partners as ``itertools.combinations_with_replacement`` over the
-ascending kinds that could share a combination with it) and goes on with the rest. The first
-split found is a function of the counts alone, so :meth:`.combos.Splitter.split` returns the
-same arrangement whatever was asked before. A row of ``rec`` per combination of the split:
-``(natural cards padded with -1, naturals used, wilds used, option tried)``.
+search tries the options in a fixed order (sizes 3 up to ``max_size``; fewer natural partners
+first; partners as ``itertools.combinations_with_replacement`` over the ascending kinds held
+that could share a combination with it) and goes on with the rest. The first split found is a
+function of the counts alone, so :meth:`.combos.Splitter.split` returns the same arrangement
+whatever was asked before. A row of ``rec`` per depth: the combination taken (natural cards
+padded with -1, naturals used, wilds used), the next option to try, and the kinds held that
+may join the lowest card (how many, then the kinds).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, kind
 from taas.envs.core.jit import jit_norc
 from taas.envs.marriage_nepali import actions as A
 
-REC_WIDTH = 7
-_OPTION = 6  # rec column: the option index tried at that depth
+_MAX_CAND = 10  # kinds that may share a combination with the lowest card, itself included
+_NEXT, _HELD = 6, 7  # rec columns: the next option to try, how many candidates are held
+REC_WIDTH = _HELD + 1 + _MAX_CAND
 FAILED_SLOTS = 1 << 12  # rows of a ``failed`` table (a power of two)
 _PROBES = 4
 _KINDS_WORD0 = 31  # kinds packed into a state's first word (62 bits); the rest, and w, go in
@@ -49,7 +51,6 @@ def _candidates(first: int) -> list[int]:
     return [first] + [kind(x, s) for x in ranks] + [kind(r, t) for t in range(s + 1, 4)]
 
 
-_MAX_CAND = 10
 _CAND = np.full((NUM_KINDS, _MAX_CAND), -1, np.int64)
 _NCAND = np.zeros(NUM_KINDS, np.int64)
 for _k in range(NUM_KINDS):
@@ -57,18 +58,23 @@ for _k in range(NUM_KINDS):
     _CAND[_k, :len(_c)] = _c
     _NCAND[_k] = len(_c)
 
-# One row per option for the lowest natural card: (size, partners, highest candidate index
-# used, candidate indices of the partners padded with -1). Restricted to the rows whose highest
-# index is below a card's candidate count, the order is the order of
-# combinations_with_replacement over that card's candidates.
-_OPTIONS = np.array([(size, p, max(idx, default=-1), *idx, *[-1] * (3 - p))
-                     for size in (3, 4) for p in range(size)
-                     for idx in itertools.combinations_with_replacement(range(_MAX_CAND), p)],
-                    np.int64)
-_OPTIONS_SIZE3 = int((_OPTIONS[:, 0] == 3).sum())  # the options of max_size=3 come first
+
+def _option_table(held: int) -> list[tuple[int, ...]]:
+    """The options for a lowest card with ``held`` candidates held, in search order: (size,
+    partners, indices of the partners among the held candidates, padded with -1)."""
+    return [(size, p, *idx, *[-1] * (3 - p)) for size in (3, 4) for p in range(size)
+            for idx in itertools.combinations_with_replacement(range(held), p)]
+
+
+_OPTIONS = np.full((_MAX_CAND + 1, len(_option_table(_MAX_CAND)), 5), -1, np.int64)
+_N_OPTIONS = np.zeros((_MAX_CAND + 1, 2), np.int64)  # rows for max_size 3 (first), for 4
+for _n in range(_MAX_CAND + 1):
+    _rows = _option_table(_n)
+    _OPTIONS[_n, :len(_rows)] = _rows
+    _N_OPTIONS[_n] = sum(r[0] == 3 for r in _rows), len(_rows)
 
 _RUNS = np.array([A.run_cards(i) for i in range(4 * A.RUN_STARTS)], np.int64)
-_PURE_OPTIONS = NUM_KINDS + len(_RUNS)  # tunnela of each kind, then each run: action order
+PURE_OPTIONS = NUM_KINDS + len(_RUNS)  # tunnela of each kind, then each run: action order
 
 
 @jit_norc
@@ -164,35 +170,43 @@ def _move(nat, row, sign):
 def solve(nat, w, max_size, ace_high, rec, failed):
     """Whether natural counts ``nat`` (0..3 each) plus ``w`` wilds split into combinations of 3
     to ``max_size`` cards; the split found is in the first rows of ``rec`` (see the module
-    docstring), a row of -1 after it. ``failed``: states known not to split under these
-    rules (``FAILED_SLOTS`` rows of -1 to start; kept between calls, it spares the search
-    every path to a dead end it has met). ``nat`` is changed during the search and restored."""
-    options = _OPTIONS_SIZE3 if max_size == 3 else _OPTIONS.shape[0]
+    docstring; at least ``cards // 3 + 2`` rows), a row with ``-1`` naturals after it.
+    ``failed``: states known not to split under these rules (``FAILED_SLOTS`` rows of -1 to
+    start; kept between calls, it spares the search every path to a dead end it has met).
+    ``nat`` is changed during the search and restored."""
     depth = 0
-    rec[0, _OPTION] = 0
+    fresh = True  # first visit of this depth's state (else resuming after a dead end)
     while True:
         first, total, k0, k1 = _lowest(nat, w)
-        o = rec[depth, _OPTION]
+        row = rec[depth]
+        held, o, end = 0, 0, 0
         if first < 0 or (max_size == 3 and (total + w) % 3):
             if first < 0 and wilds_only(w, max_size):
-                rec[depth, 4] = -1
+                row[4] = -1
                 for k in range(depth):
                     _move(nat, rec[k], 1)
                 return True
-            o = options  # a dead end: back up
-        elif o == 0 and _failed_slot(failed, k0, k1)[1]:
-            o = options
-        row = rec[depth]
-        while o < options:
-            size, partners, top = _OPTIONS[o, 0], _OPTIONS[o, 1], _OPTIONS[o, 2]
+        elif not (fresh and _failed_slot(failed, k0, k1)[1]):
+            if fresh:
+                row[_NEXT] = 0
+                for i in range(_NCAND[first]):
+                    c = _CAND[first, i]
+                    if nat[c] > (c == first):
+                        row[_HELD + 1 + held] = c
+                        held += 1
+                row[_HELD] = held
+            held, o = row[_HELD], row[_NEXT]
+            end = _N_OPTIONS[held, max_size - 3]
+        while o < end:
+            size, partners = _OPTIONS[held, o, 0], _OPTIONS[held, o, 1]
             o += 1
             extra = size - 1 - partners
-            if extra > w or top >= _NCAND[first]:
+            if extra > w:
                 continue
-            row[0], row[4], row[5], row[_OPTION] = first, partners + 1, extra, o
+            row[0], row[4], row[5], row[_NEXT] = first, partners + 1, extra, o
             for x in range(3):
-                i = _OPTIONS[o - 1, 3 + x]
-                row[1 + x] = _CAND[first, i] if i >= 0 else -1
+                i = _OPTIONS[held, o - 1, 2 + x]
+                row[1 + x] = row[_HELD + 1 + i] if i >= 0 else -1
             if not _move(nat, row, -1):
                 _move(nat, row, 1)
                 continue
@@ -201,31 +215,54 @@ def solve(nat, w, max_size, ace_high, rec, failed):
                 break
             _move(nat, row, 1)
         else:
-            slot, known = _failed_slot(failed, k0, k1)
-            if first >= 0 and not known and not (max_size == 3 and (total + w) % 3):
-                failed[slot, 0], failed[slot, 1] = k0, k1
+            if end:  # searched, and nothing splits: remember the state
+                slot, known = _failed_slot(failed, k0, k1)
+                if not known:
+                    failed[slot, 0], failed[slot, 1] = k0, k1
             if depth == 0:
                 return False
             depth -= 1  # resume the previous combination's next option
             _move(nat, rec[depth], 1)
             w += rec[depth, 5]
+            fresh = False
             continue
         w -= extra
         depth += 1
-        rec[depth, _OPTION] = 0
+        fresh = True
 
 
 @jit_norc
-def closing(nat, w, max_size, ace_high, rec, failed, out):
-    """The finishing discards of natural counts ``nat`` plus ``w`` wilds: ``out[k] = 1`` for
-    each natural kind ``k`` whose discard leaves a split; returns whether discarding a wild
-    does (every wild kind held then qualifies: wilds are interchangeable)."""
+def naturals(counts, wild, nat):
+    """Copy count vector ``counts`` into ``nat`` with the ``wild`` kinds (a flag per kind) left
+    out; the number of wild cards, or -1 if a count is outside 0..3."""
+    w = 0
     for k in range(NUM_KINDS):
-        if nat[k]:
+        c = counts[k]
+        if c < 0 or c > 3:
+            return -1
+        nat[k] = 0 if wild[k] else c
+        w += c if wild[k] else 0
+    return w
+
+
+@jit_norc
+def closing(counts, wild, max_size, ace_high, nat, rec, failed, out):
+    """The finishing discards of ``counts`` (see :func:`naturals`): ``out[k] = 1`` for each
+    held kind ``k`` whose discard leaves a split, else 0; False if a count is outside 0..3.
+    One search answers for every wild kind held: wilds are interchangeable."""
+    w = naturals(counts, wild, nat)
+    if w < 0:
+        return False
+    wild_ok = w > 0 and solve(nat, w - 1, max_size, ace_high, rec, failed)
+    for k in range(NUM_KINDS):
+        out[k] = 0
+        if counts[k] and wild[k]:
+            out[k] = wild_ok
+        elif counts[k]:
             nat[k] -= 1
             out[k] = solve(nat, w, max_size, ace_high, rec, failed)
             nat[k] += 1
-    return w > 0 and solve(nat, w - 1, max_size, ace_high, rec, failed)
+    return True
 
 
 @jit_norc
@@ -258,46 +295,70 @@ def _pure_has(o, card):
 
 
 @jit_norc
-def can_complete(hand, need, must, ace_high, stack):
-    """Whether ``need`` disjoint pure combinations (tunnelas, natural 3-card sequences) can be
-    laid from count vector ``hand``, one holding kind ``must`` when ``must >= 0``. ``stack``:
-    scratch of at least ``need`` ints. ``hand`` is changed during the search and restored."""
+def _held_pure(hand, ace_high, options):
+    """Write the pure options held in ``hand`` into ``options``; how many. Taking cards out
+    never makes another one held, so a search need look at no other."""
+    n = 0
+    for o in range(PURE_OPTIONS):
+        if _pure_move(hand, o, -1, ace_high):
+            _pure_move(hand, o, 1, ace_high)
+            options[n] = o
+            n += 1
+    return n
+
+
+@jit_norc
+def _complete(hand, need, must, ace_high, options, n, stack):
+    """:func:`can_complete` over the first ``n`` ``options`` (all the options held)."""
     if need == 0:
         return must < 0
     depth = 0
-    stack[0] = 0  # next option to try at this depth; options are taken in ascending order
+    stack[0] = 0  # next index into options to try at this depth; taken in ascending order
     while depth >= 0:
-        o = stack[depth]
-        while o < _PURE_OPTIONS and not _pure_move(hand, o, -1, ace_high):
-            o += 1
-        if o == _PURE_OPTIONS:
+        i = stack[depth]
+        while i < n and not _pure_move(hand, options[i], -1, ace_high):
+            i += 1
+        if i == n:
             depth -= 1
             if depth >= 0:
-                _pure_move(hand, stack[depth] - 1, 1, ace_high)
+                _pure_move(hand, options[stack[depth] - 1], 1, ace_high)
             continue
-        stack[depth] = o + 1
+        stack[depth] = i + 1
         if depth + 1 < need:
             depth += 1
-            stack[depth] = o  # the same run may be laid twice (three decks)
+            stack[depth] = i  # the same run may be laid twice (three decks)
             continue
         done = must < 0
         for x in range(need):
-            done = done or _pure_has(stack[x] - 1, must)
+            done = done or _pure_has(options[stack[x] - 1], must)
         if done:
             for x in range(need):
-                _pure_move(hand, stack[x] - 1, 1, ace_high)
+                _pure_move(hand, options[stack[x] - 1], 1, ace_high)
             return True
-        _pure_move(hand, o, 1, ace_high)
+        _pure_move(hand, options[i], 1, ace_high)
     return False
 
 
 @jit_norc
-def show_steps(hand, need, must, ace_high, mask, stack):
+def can_complete(hand, need, must, ace_high, options, stack):
+    """Whether ``need`` disjoint pure combinations (tunnelas, natural 3-card sequences) can be
+    laid from count vector ``hand``, one holding kind ``must`` when ``must >= 0``. Scratch:
+    ``options`` (``PURE_OPTIONS`` ints), ``stack`` (``need`` ints). ``hand`` is changed during
+    the search and restored."""
+    return _complete(hand, need, must, ace_high, options, _held_pure(hand, ace_high, options),
+                     stack)
+
+
+@jit_norc
+def show_steps(hand, need, must, ace_high, mask, options, stack):
     """Set ``mask`` (the legal-action mask) for every pure combination in ``hand`` whose laying
-    keeps a show of ``need`` combinations, one holding ``must``, reachable."""
-    for o in range(_PURE_OPTIONS):
-        if _pure_move(hand, o, -1, ace_high):
-            left = -1 if _pure_has(o, must) else must
-            if can_complete(hand, need - 1, left, ace_high, stack):
-                mask[A.SHOW_TUNNELA + o] = 1
-            _pure_move(hand, o, 1, ace_high)
+    keeps a show of ``need`` combinations, one holding ``must``, reachable (scratch as for
+    :func:`can_complete`)."""
+    n = _held_pure(hand, ace_high, options)
+    for i in range(n):
+        o = options[i]
+        _pure_move(hand, o, -1, ace_high)
+        left = -1 if _pure_has(o, must) else must
+        if _complete(hand, need - 1, left, ace_high, options, n, stack):
+            mask[A.SHOW_TUNNELA + o] = 1
+        _pure_move(hand, o, 1, ace_high)

@@ -90,9 +90,14 @@ def test_remembered_dead_ends_never_change_an_answer(max_size):
         assert shared.split(counts) == fresh.split(counts), seed
 
 
-def test_splitter_rejects_more_than_three_copies():
+def test_splitter_rejects_impossible_counts():
+    splitter = combos.Splitter(wilds.roles(6).wild)
     with pytest.raises(ValueError, match="three decks"):
-        combos.Splitter(wilds.roles(6).wild).can_split(to_counts([4] * 4))
+        splitter.can_split(to_counts([4] * 4))
+    with pytest.raises(ValueError, match="three decks"):
+        splitter.closing_discards(to_counts([4] * 4))
+    with pytest.raises(ValueError, match="53 kinds"):
+        splitter.closing_discards(np.ones(52, np.int8))
 
 
 @pytest.mark.slow
