@@ -111,16 +111,16 @@ class Splitter:
 _BAD_COUNTS = "card counts must be 0..3 (three decks)"
 
 
-def dublee_discards(counts: np.ndarray) -> list[int]:
+def dublee_discards(counts: np.ndarray, kinds: int = JOKER) -> list[int]:
     """The held kinds whose discard leaves at least one dublee (a natural pair) among the
-    concealed cards: the dublee-route closing discard (spec 2N.7, 2N.14 item 11). A printed
-    joker pair counts only under the ALT noted in the spec, which this engine leaves out."""
+    concealed cards: the dublee-route closing discard (spec 2N.7, 2N.14 item 11). Kinds below
+    ``kinds`` pair (``Config.dublee_kinds``: a printed joker pair counts only under
+    ``joker_dublee``)."""
     counts = np.asarray(counts, np.int8)
     out = []
     for k in np.flatnonzero(counts):
         rest = counts.copy()
         rest[k] -= 1
-        if (rest[:JOKER] >= 2).any():
+        if (rest[:kinds] >= 2).any():
             out.append(int(k))
     return out
-

@@ -208,9 +208,9 @@ class NepaliGame(Game):
                 K.show_steps(hand.copy(), need, must, self._ace_high, mask, self._options,
                              self._stack)
         if s.building in (NONE, DUBLEE) and self.config.dublee_allowed and must < 0:
-            pairs = hand[:JOKER] >= 2
+            pairs = hand[:self.config.dublee_kinds] >= 2
             if int(pairs.sum()) + len(s.shown_combos[p]) >= 7:
-                mask[A.SHOW_DUBLEE:A.SHOW_DUBLEE + JOKER] = pairs
+                mask[A.SHOW_DUBLEE:A.SHOW_DUBLEE + len(pairs)] = pairs
 
     def _legal_mask(self, s: NepaliState) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, np.int8)
@@ -253,16 +253,17 @@ class NepaliGame(Game):
             return True
         if s.route[p] == DUBLEE:
             rule = cfg.dublee_discard_pickup
-            return rule == "any" or (rule == "winning_only" and s.hands[p, card] >= 1)
+            return rule == "any" or (rule == "winning_only" and s.hands[p, card] >= 1
+                                     and card < cfg.dublee_kinds)
         return cfg.seen_wild_pickup or card not in self.roles(s).wild
 
     def _finish_mask(self, s: NepaliState, p: int, mask: np.ndarray, banned: int) -> None:
         hand = s.hands[p]
         if s.route[p] == DUBLEE:
             if not self.config.dublee_finish_discard:
-                mask[A.FINISH_ALL] = bool((hand[:JOKER] >= 2).any())
+                mask[A.FINISH_ALL] = bool((hand[:self.config.dublee_kinds] >= 2).any())
                 return
-            ok = combos.dublee_discards(hand)
+            ok = combos.dublee_discards(hand, self.config.dublee_kinds)
         else:
             ok = self.splitter(s).closing_discards(hand)
         for k in ok:
