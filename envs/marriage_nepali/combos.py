@@ -53,8 +53,8 @@ def is_pure(cards: Sequence[int], ace_high: bool = True) -> bool:
 
 class Splitter:
     """Exact search for splitting count vectors into valid combinations, for one wild set and
-    rule set (compiled: :mod:`.search_kernel`). Not for concurrent use: it keeps its scratch
-    arrays and the dead ends it has met between calls."""
+    rule set (compiled: :mod:`.search_kernel`). It keeps scratch arrays, read only inside one
+    compiled call (which holds the GIL), and the dead ends met so far."""
 
     def __init__(self, wild: Iterable[int], ace_high: bool = True, max_size: int = 3):
         self.wild = frozenset(wild)
@@ -63,17 +63,17 @@ class Splitter:
         self._wild = np.zeros(NUM_KINDS, np.bool_)
         self._wild[list(self.wild)] = True
         self._nat = np.zeros(NUM_KINDS, np.int8)
-        self._rec = np.zeros((NUM_KINDS + 2, K.REC_WIDTH), np.int64)  # 3 decks: <= 53 combos
+        self._rec = self._new_rec()
         self._failed = np.full((K.FAILED_SLOTS, 2), -1, np.int64)
-        self._out = np.zeros(NUM_KINDS, np.int8)
 
     def split(self, counts: np.ndarray) -> list[tuple[int, ...]] | None:
         """One arrangement of every card of ``counts`` into valid combinations, or ``None``."""
-        if not self.can_split(counts):
+        rec = self._new_rec()
+        if not self._split(counts, rec):
             return None
         wilds = [k for k in sorted(self.wild) for _ in range(int(counts[k]))]
         out: list[tuple[int, ...]] = []
-        for row in self._rec.tolist():
+        for row in rec.tolist():
             n, extra = row[4], row[5]
             if n < 0:
                 break
@@ -87,18 +87,27 @@ class Splitter:
 
     def can_split(self, counts: np.ndarray) -> bool:
         """Whether every card of ``counts`` goes into valid combinations."""
-        w = K.naturals(self._counts(counts), self._wild, self._nat)
-        if w < 0:
-            raise ValueError(_BAD_COUNTS)
-        return bool(K.solve(self._nat, w, self.max_size, self.ace_high, self._rec, self._failed))
+        return self._split(counts, self._rec)
 
     def closing_discards(self, counts: np.ndarray) -> list[int]:
         """The held kinds whose discard leaves cards that split into valid combinations (the
         sequence-route finish, spec 2N.7), in kind order."""
+        out = np.empty(NUM_KINDS, np.int8)
         if not K.closing(self._counts(counts), self._wild, self.max_size, self.ace_high,
-                         self._nat, self._rec, self._failed, self._out):
+                         self._nat, self._rec, self._failed, out):
             raise ValueError(_BAD_COUNTS)
-        return np.flatnonzero(self._out).tolist()
+        return np.flatnonzero(out).tolist()
+
+    def _split(self, counts: np.ndarray, rec: np.ndarray) -> bool:
+        found = K.split(self._counts(counts), self._wild, self.max_size, self.ace_high,
+                        self._nat, rec, self._failed)
+        if found < 0:
+            raise ValueError(_BAD_COUNTS)
+        return bool(found)
+
+    @staticmethod
+    def _new_rec() -> np.ndarray:
+        return np.zeros((NUM_KINDS + 2, K.REC_WIDTH), np.int64)  # 3 decks: <= 53 combinations
 
     @staticmethod
     def _counts(counts: np.ndarray) -> np.ndarray:

@@ -34,8 +34,8 @@ _NEXT, _HELD = 6, 7  # rec columns: the next option to try, how many candidates 
 REC_WIDTH = _HELD + 1 + _MAX_CAND
 FAILED_SLOTS = 1 << 12  # rows of a ``failed`` table (a power of two)
 _PROBES = 4
-_KINDS_WORD0 = 31  # kinds packed into a state's first word (62 bits); the rest, and w, go in
-# the second (6 bits of w, then 44 bits of kinds)
+_KINDS_WORD0 = 31  # kinds packed into a state's first word (62 bits); the second word holds
+# the other 22 kinds (44 bits), then w (at most 3 * 53 wild cards: 8 bits)
 
 
 def _candidates(first: int) -> list[int]:
@@ -127,7 +127,7 @@ def wilds_only(w, max_size):
 def _lowest(nat, w):
     """The lowest natural kind held (-1 if none), the number of natural cards, and the state
     ``(nat, w)`` packed exactly into two non-negative words (counts 0..3: 2 bits a kind)."""
-    first, total, k0, k1 = -1, 0, 0, w
+    first, total, k0, k1 = -1, 0, 0, np.int64(w) << 44
     for k in range(NUM_KINDS):
         if nat[k]:
             if first < 0:
@@ -136,7 +136,7 @@ def _lowest(nat, w):
             if k < _KINDS_WORD0:
                 k0 |= np.int64(nat[k]) << (2 * k)
             else:
-                k1 |= np.int64(nat[k]) << (2 * (k - _KINDS_WORD0) + 6)
+                k1 |= np.int64(nat[k]) << (2 * (k - _KINDS_WORD0))
     return first, total, k0, k1
 
 
@@ -243,6 +243,16 @@ def naturals(counts, wild, nat):
         nat[k] = 0 if wild[k] else c
         w += c if wild[k] else 0
     return w
+
+
+@jit_norc
+def split(counts, wild, max_size, ace_high, nat, rec, failed):
+    """:func:`solve` for count vector ``counts`` (see :func:`naturals`): 1 if it splits (the
+    split in ``rec``), 0 if not, -1 if a count is outside 0..3."""
+    w = naturals(counts, wild, nat)
+    if w < 0:
+        return -1
+    return 1 if solve(nat, w, max_size, ace_high, rec, failed) else 0
 
 
 @jit_norc
