@@ -8,38 +8,26 @@ ace low or high, never K-A-2). With two wilds in three cards the one natural alw
 exactly one wild, two identical naturals or K-A-2 do not: the spec's verdicts, no special cases.
 
 The same fact makes every wild card interchangeable in a split, so :class:`Splitter` searches
-over the natural cards and a count of wilds, memoised, and tries every closing discard of a
-hand against one shared memo.
+over the natural cards and a count of wilds (:mod:`.search_kernel`).
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from taas.envs.core.cards import JOKER, NUM_RANKS, rank_of, suit_of
+from taas.envs.core.cards import JOKER, NUM_KINDS, suit_of
+from taas.envs.marriage_nepali import search_kernel as K
 
 
 def fits(naturals: Sequence[int], size: int, ace_high: bool) -> bool:
     """Whether natural cards can be completed by wilds into a trial or a sequence of ``size``
-    cards (a printed joker is never natural)."""
-    if not naturals:
-        return True
-    if JOKER in naturals:
+    cards (a printed joker is never natural; no combination holds more than 4 cards)."""
+    if len(naturals) > 4:
         return False
-    ranks = [rank_of(c) for c in naturals]
-    suits = [suit_of(c) for c in naturals]
-    if len(set(ranks)) == 1:
-        return len(set(suits)) == len(suits)  # a (dirty) trial
-    if len(set(suits)) != 1 or len(set(ranks)) != len(ranks):
-        return False
-    for high in (False, True) if ace_high else (False,):
-        pos = [NUM_RANKS if (r == 0 and high) else r for r in ranks]
-        if max(pos) - min(pos) <= size - 1:
-            return True
-    return False
+    a, b, c, d = (*naturals, -1, -1, -1, -1)[:4]
+    return bool(K.fit(a, b, c, d, len(naturals), size, ace_high))
 
 
 def is_combination(cards: Sequence[int], wild: frozenset[int], ace_high: bool = True,
@@ -65,28 +53,32 @@ def is_pure(cards: Sequence[int], ace_high: bool = True) -> bool:
 
 class Splitter:
     """Exact search for splitting count vectors into valid combinations, for one wild set and
-    rule set. Answers are memoised per instance (one per round and player view)."""
+    rule set (compiled: :mod:`.search_kernel`). It keeps scratch arrays, read only inside one
+    compiled call (which holds the GIL), and the dead ends met so far."""
 
     def __init__(self, wild: Iterable[int], ace_high: bool = True, max_size: int = 3):
         self.wild = frozenset(wild)
         self.ace_high = ace_high
         self.max_size = max_size
-        self._memo: dict[tuple, tuple | None] = {}
-        self._fits: dict[tuple, bool] = {}
+        self._wild = np.zeros(NUM_KINDS, np.bool_)
+        self._wild[list(self.wild)] = True
+        self._nat = np.zeros(NUM_KINDS, np.int8)
+        self._rec = self._new_rec()
+        self._failed = np.full((K.FAILED_SLOTS, 2), -1, np.int64)
 
     def split(self, counts: np.ndarray) -> list[tuple[int, ...]] | None:
         """One arrangement of every card of ``counts`` into valid combinations, or ``None``."""
-        naturals, wilds = self._parts(counts)
-        out: list[tuple[int, ...]] = []
-        while naturals:
-            step = self._solve(naturals, len(wilds))
-            if step is None:
-                return None
-            used, extra, naturals = step
-            out.append((*used, *wilds[:extra]))
-            wilds = wilds[extra:]
-        if not self._wilds_only(len(wilds)):
+        rec = self._new_rec()
+        if not self._split(counts, rec):
             return None
+        wilds = [k for k in sorted(self.wild) for _ in range(int(counts[k]))]
+        out: list[tuple[int, ...]] = []
+        for row in rec.tolist():
+            n, extra = row[4], row[5]
+            if n < 0:
+                break
+            out.append((*row[:n], *wilds[:extra]))
+            wilds = wilds[extra:]
         while wilds:
             take = 4 if len(wilds) in (4, 8) and self.max_size == 4 else 3
             out.append(tuple(wilds[:take]))
@@ -95,98 +87,49 @@ class Splitter:
 
     def can_split(self, counts: np.ndarray) -> bool:
         """Whether every card of ``counts`` goes into valid combinations."""
-        naturals, wilds = self._parts(counts)
-        return self._splits(naturals, len(wilds))
+        return self._split(counts, self._rec)
 
     def closing_discards(self, counts: np.ndarray) -> list[int]:
         """The held kinds whose discard leaves cards that split into valid combinations (the
-        sequence-route finish, spec 2N.7), in kind order. Wild cards are interchangeable, so
-        one answer serves every wild kind held."""
-        naturals, wilds = self._parts(counts)
-        w = len(wilds)
-        out = []
-        if w and self._splits(naturals, w - 1):
-            out += sorted(set(wilds))
-        for i, k in enumerate(naturals):
-            if (i == 0 or naturals[i - 1] != k) and self._splits(
-                naturals[:i] + naturals[i + 1:], w
-            ):
-                out.append(k)
-        return sorted(out)
+        sequence-route finish, spec 2N.7), in kind order."""
+        out = np.empty(NUM_KINDS, np.int8)
+        if not K.closing(self._counts(counts), self._wild, self.max_size, self.ace_high,
+                         self._nat, self._rec, self._failed, out):
+            raise ValueError(_BAD_COUNTS)
+        return np.flatnonzero(out).tolist()
 
-    def _splits(self, naturals: tuple[int, ...], w: int) -> bool:
-        return self._wilds_only(w) if not naturals else self._solve(naturals, w) is not None
+    def _split(self, counts: np.ndarray, rec: np.ndarray) -> bool:
+        found = K.split(self._counts(counts), self._wild, self.max_size, self.ace_high,
+                        self._nat, rec, self._failed)
+        if found < 0:
+            raise ValueError(_BAD_COUNTS)
+        return bool(found)
 
-    def _parts(self, counts: np.ndarray) -> tuple[tuple[int, ...], list[int]]:
-        """The natural cards (sorted) and the wild cards of a count vector."""
-        naturals, wilds = [], []
-        for k in np.flatnonzero(counts).tolist():
-            (wilds if k in self.wild else naturals).extend([k] * int(counts[k]))
-        return tuple(naturals), wilds
+    @staticmethod
+    def _new_rec() -> np.ndarray:
+        return np.zeros((NUM_KINDS + 2, K.REC_WIDTH), np.int64)  # 3 decks: <= 53 combinations
 
-    def _wilds_only(self, w: int) -> bool:
-        """Whether ``w`` wild cards alone split (groups of 3, or 3-4 with ``max_meld_size=4``)."""
-        return w % 3 == 0 if self.max_size == 3 else w not in (1, 2, 5)
-
-    def _solve(self, naturals: tuple[int, ...], w: int) -> tuple | None:
-        """The combination for the lowest natural card, as (its naturals, wilds it takes, the
-        naturals left), whose rest still splits; ``None`` when no split exists."""
-        key = (naturals, w)
-        if key in self._memo:
-            return self._memo[key]
-        self._memo[key] = found = None
-        first, rest = naturals[0], naturals[1:]
-        partners = sorted({c for c in rest if c == first or _NEAR[first][c]})
-        for size in range(3, self.max_size + 1):
-            for n_partners in range(min(size - 1, len(rest)) + 1):
-                extra = size - 1 - n_partners
-                if extra > w:
-                    continue
-                for chosen in itertools.combinations_with_replacement(partners, n_partners):
-                    used = (first, *chosen)
-                    if not (extra == 0 and size == 3 and len(set(used)) == 1) and not self._fit(
-                        used, size
-                    ):
-                        continue
-                    left = list(rest)
-                    try:
-                        for c in chosen:
-                            left.remove(c)
-                    except ValueError:
-                        continue  # fewer copies held than chosen
-                    left_t = tuple(left)
-                    ok = (self._wilds_only(w - extra) if not left_t
-                          else self._solve(left_t, w - extra) is not None)
-                    if ok:
-                        found = (used, extra, left_t)
-                        self._memo[key] = found
-                        return found
-        return found
-
-    def _fit(self, used: tuple[int, ...], size: int) -> bool:
-        """:func:`fits` under this splitter's ace rule, cached."""
-        key = (used, size)
-        ok = self._fits.get(key)
-        if ok is None:
-            ok = self._fits[key] = fits(used, size, self.ace_high)
-        return ok
+    @staticmethod
+    def _counts(counts: np.ndarray) -> np.ndarray:
+        counts = np.asarray(counts)
+        if counts.shape != (NUM_KINDS,):
+            raise ValueError(f"card counts: expected {NUM_KINDS} kinds, got shape {counts.shape}")
+        return counts
 
 
-# _NEAR[a][b]: whether ranked cards a and b share a rank or a suit (may share a combination)
-_NEAR = [[a < JOKER and b < JOKER and (rank_of(a) == rank_of(b) or suit_of(a) == suit_of(b))
-          for b in range(JOKER + 1)] for a in range(JOKER + 1)]
+_BAD_COUNTS = "card counts must be 0..3 (three decks)"
 
 
-def dublee_discards(counts: np.ndarray) -> list[int]:
+def dublee_discards(counts: np.ndarray, kinds: int = JOKER) -> list[int]:
     """The held kinds whose discard leaves at least one dublee (a natural pair) among the
-    concealed cards: the dublee-route closing discard (spec 2N.7, 2N.14 item 11). A printed
-    joker pair counts only under the ALT noted in the spec, which this engine leaves out."""
+    concealed cards: the dublee-route closing discard (spec 2N.7, 2N.14 item 11). Kinds below
+    ``kinds`` pair (``Config.dublee_kinds``: a printed joker pair counts only under
+    ``joker_dublee``)."""
     counts = np.asarray(counts, np.int8)
     out = []
     for k in np.flatnonzero(counts):
         rest = counts.copy()
         rest[k] -= 1
-        if (rest[:JOKER] >= 2).any():
+        if (rest[:kinds] >= 2).any():
             out.append(int(k))
     return out
-

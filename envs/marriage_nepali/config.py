@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from taas.envs.core.cards import JOKER
 from taas.envs.core.config import check_choice, plain_fields
 
 GAME = "marriage_nepali"
@@ -20,7 +21,9 @@ HAND_SIZE = 21
 class Config:
     """Every rule variant of traditional Nepali Marriage (spec 2N.10), defaults first.
 
-    ``foul_points=0`` is "off" (W's Dhoos penalty for discarding maal to a seen player);
+    ``joker_dublee=True`` lets two printed jokers (Man) form a dublee (W; it matters only with
+    ``printed_jokers=3``). ``foul_points=0`` is "off" (W's Dhoos penalty for discarding maal
+    to a seen player);
     ``shown_marriage_values=None`` is "off", else the (one, two) values of a marriage shown
     as a primary combination (a string ``"15,35"`` from the command line is read too).
     """
@@ -43,6 +46,7 @@ class Config:
     max_meld_size: int = 3
     finish_on_show_turn: bool = True
     dublee_finish_discard: bool = True
+    joker_dublee: bool = False
     stock_exhausted: str = "reshuffle"
     unseen_maal: str = "murder"
     tunnel_pachaunu: bool = False
@@ -81,7 +85,7 @@ class Config:
         check_choice(GAME, "maal_table", self.maal_table, ("common", "pagat"))
         for flag in ("seen_wild_pickup", "forbid_rediscard_of_drawn_discard", "dublee_route",
                      "open_maal", "finish_on_show_turn", "dublee_finish_discard",
-                     "tunnel_pachaunu"):
+                     "joker_dublee", "tunnel_pachaunu"):
             check_choice(GAME, flag, getattr(self, flag), (True, False))
         if self.shown_marriage_values is not None:
             _pair(self.shown_marriage_values)
@@ -95,6 +99,12 @@ class Config:
     def dublee_allowed(self) -> bool:
         """Whether the dublee route is open at this table size (spec 2N.4)."""
         return self.dublee_route and self.num_players >= self.dublee_min_players
+
+    @property
+    def dublee_kinds(self) -> int:
+        """Card kinds ``0..dublee_kinds - 1`` can pair into a dublee: the ranked cards, and
+        the printed joker with ``joker_dublee`` (kinds put printed jokers last)."""
+        return JOKER + self.joker_dublee
 
 
 def _pair(value) -> tuple[int, int]:

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from taas.envs.core.cards import NUM_KINDS
+from taas.envs.core.cards import JOKER, NUM_KINDS
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.core.jit import jit_norc
 from taas.envs.marriage_nepali import maal
@@ -47,16 +47,21 @@ _BLOCKS = [
 ]
 LAYOUT, SIZE = make_layout(_BLOCKS)
 # Block offsets as plain ints, which the compiled encoder takes as constants.
-_HAND, _PILE, _EXPOSED, _SHOWN, _DISCARDED, _TAKEN, _SEEN, _DUBLEE, _SIZE, _FOULS, _DEALER, \
-    _IN_GAME = (LAYOUT[name].start for name in ("hand", "discard_pile", "exposed", "shown",
-                                                "discarded", "taken", *SEAT_FLAGS))
+_HAND, _TOP, _PILE, _OFFERED, _EXPOSED, _SHOWN, _DISCARDED, _TAKEN, _SEEN, _DUBLEE, _SIZE, \
+    _FOULS, _DEALER, _IN_GAME, _TIPLU, _WILD, _MY_MAAL, _TIPLU_DRAWN, _PHASE, _BUILDING, \
+    _TURN_FLAGS, _STOCK_SIZE, _TURN = (
+        LAYOUT[name].start for name in (
+            "hand", "top_discard", "discard_pile", "offered", "exposed", "shown", "discarded",
+            "taken", *SEAT_FLAGS, "tiplu", "wild", "my_maal", "tiplu_drawn", "phase",
+            "building", "turn_flags", "stock_size", "turn"))
 
 
 @jit_norc
-def _encode_cards(obs, player, order, hands, pile, exposed, shown, records, seen, dublee,
-                  fouls, dealer):
-    """Fill the card-count blocks and the per-seat flags (seats in ``order``) of a zeroed
-    ``obs`` in one compiled pass."""
+def _encode(obs, player, order, hands, pile, exposed, shown, records, seats, dealer, top,
+            offered, phase, building, show_closed, showed_now, must_finish, must_show,
+            stock_size, turn):
+    """Fill a zeroed ``obs`` with everything but the tiplu blocks in one compiled pass (seats
+    in ``order``; ``seats``: rows seen, route, fouls per seat; ``phase`` -1 once over)."""
     for k in range(NUM_KINDS):
         obs[_HAND + k] = hands[player, k] / DECKS
         obs[_PILE + k] = pile[k] / DECKS
@@ -72,12 +77,26 @@ def _encode_cards(obs, player, order, hands, pile, exposed, shown, records, seen
             if records[1, p, k]:
                 obs[_TAKEN + at] = np.tanh(records[1, p, k] / DECKS)
             size += hands[p, k]
-        obs[_SEEN + i] = seen[p]
-        obs[_DUBLEE + i] = dublee[p]
+        obs[_SEEN + i] = seats[0, p]
+        obs[_DUBLEE + i] = seats[1, p] == DUBLEE
         obs[_SIZE + i] = size / (HAND_SIZE + 1)
-        obs[_FOULS + i] = np.tanh(fouls[p])
+        obs[_FOULS + i] = np.tanh(seats[2, p])
         obs[_DEALER + i] = p == dealer
         obs[_IN_GAME + i] = 1.0
+    if top >= 0:
+        obs[_TOP + top] = 1
+    if offered >= 0:
+        obs[_OFFERED + offered] = 1
+    if phase >= 0:
+        obs[_PHASE + phase] = 1
+    if building:
+        obs[_BUILDING + building - 1] = 1
+    obs[_TURN_FLAGS] = show_closed
+    obs[_TURN_FLAGS + 1] = showed_now
+    obs[_TURN_FLAGS + 2] = must_finish
+    obs[_TURN_FLAGS + 3] = must_show
+    obs[_STOCK_SIZE] = stock_size
+    obs[_TURN] = turn
 
 
 class NepaliObserver(Observer):
@@ -94,34 +113,43 @@ class NepaliObserver(Observer):
         self._shoe = float(52 * DECKS + config.printed_jokers)
         self._orders = [np.array(self.game.seats_from(p), np.int64)
                         for p in range(config.num_players)]
+        self._wild: dict[int, np.ndarray] = {}  # tiplu -> the wild kinds' offsets in obs
+        self._maal: dict[tuple, float] = {}  # (tiplu, maal-face counts) -> my_maal
 
     def encode(self, state: NepaliState, player: int) -> np.ndarray:
         obs = np.zeros(SIZE, np.float32)
-        g, t = self.game, state.table
-        _encode_cards(obs, player, self._orders[player], state.hands, t.pile, state.exposed,
-                      state.shown, state.records, np.array(state.seen, np.int8),
-                      np.array(state.route, np.int8) == DUBLEE,
-                      np.array(state.fouls, np.int64), state.dealer)
-        if t.top >= 0:
-            obs[LAYOUT["top_discard"].start + t.top] = 1
-        if t.first_up >= 0:
-            obs[LAYOUT["offered"].start + t.first_up] = 1
-        knows = state.seen[player] or self.config.open_maal or state.over
+        t = state.table
+        _encode(obs, player, self._orders[player], state.hands, t.pile, state.exposed,
+                state.shown, state.records, np.array((state.seen, state.route, state.fouls)),
+                state.dealer, t.top, t.first_up, -1 if state.over else state.phase,
+                state.building, state.show_closed, state.showed_now, state.must_finish,
+                state.must_show_with >= 0, len(t.stock) / self._shoe,
+                min(1.0, state.turns / self.config.max_turns_per_round))
         if state.tiplu >= 0:
-            obs[LAYOUT["tiplu_drawn"]] = 1
-            if knows:
-                roles = g.roles(state)
-                obs[LAYOUT["tiplu"].start + state.tiplu] = 1
-                obs[LAYOUT["wild"].start + np.array(sorted(roles.wild))] = 1
-                counted = maal.count_maal(g.holding(state, player), roles, self.config,
-                                          (), state.seen[player])["maal"]
-                obs[LAYOUT["my_maal"]] = math.tanh(counted / MAAL_SCALE)
-        if not state.over:
-            obs[LAYOUT["phase"].start + state.phase] = 1
-        if state.building:
-            obs[LAYOUT["building"].start + state.building - 1] = 1
-        obs[LAYOUT["turn_flags"]] = (state.show_closed, state.showed_now, state.must_finish,
-                                     state.must_show_with >= 0)
-        obs[LAYOUT["stock_size"]] = len(t.stock) / self._shoe
-        obs[LAYOUT["turn"]] = min(1.0, state.turns / self.config.max_turns_per_round)
+            obs[_TIPLU_DRAWN] = 1
+            if state.seen[player] or self.config.open_maal or state.over:
+                obs[_TIPLU + state.tiplu] = 1
+                obs[self._wild_offsets(state)] = 1
+                obs[_MY_MAAL] = self._my_maal(state, player)
         return obs
+
+    def _wild_offsets(self, state: NepaliState) -> np.ndarray:
+        offsets = self._wild.get(state.tiplu)
+        if offsets is None:
+            wild = sorted(self.game.roles(state).wild)
+            offsets = self._wild[state.tiplu] = _WILD + np.array(wild, np.int64)
+        return offsets
+
+    def _my_maal(self, state: NepaliState, player: int) -> float:
+        """``tanh(maal / MAAL_SCALE)`` of the player's holding, memoised: with no tunnela
+        bonus it depends only on how many tiplu, poplu, jhiplu, alter and printed jokers the
+        holding has."""
+        roles = self.game.roles(state)
+        faces = [roles.tiplu, roles.poplu, roles.jhiplu, roles.alter, JOKER]
+        holding = self.game.holding(state, player)
+        key = (state.tiplu, *holding[faces].tolist())
+        value = self._maal.get(key)
+        if value is None:
+            counted = maal.count_maal(holding, roles, self.config, (), state.seen[player])
+            value = self._maal[key] = math.tanh(counted["maal"] / MAAL_SCALE)
+        return value

@@ -30,6 +30,7 @@ from taas.envs.core.game import Game, State
 from taas.envs.core.table import Table
 from taas.envs.marriage_nepali import actions as A
 from taas.envs.marriage_nepali import combos, maal, settlement, wilds
+from taas.envs.marriage_nepali import search_kernel as K
 from taas.envs.marriage_nepali.config import DECKS, HAND_SIZE, Config
 
 EXPOSE, DRAW, DISCARD, SHOW, OVER = range(5)
@@ -37,8 +38,6 @@ PHASES = ("expose", "draw", "discard", "show", "over")
 NONE, SEQUENCE, DUBLEE = 0, 1, 2
 ROUTES = ("none", "sequence", "dublee")
 _RUNS = [A.run_cards(i) for i in range(4 * A.RUN_STARTS)]
-_RUN_KINDS = np.array(_RUNS)
-_ACE_HIGH_RUN = np.arange(len(_RUNS)) % A.RUN_STARTS == A.RUN_STARTS - 1
 
 
 @dataclass
@@ -100,6 +99,8 @@ class NepaliGame(Game):
         self._ace_high = config.ace_sequence == "both_ends"
         self._splitters: dict[int, combos.Splitter] = {}
         self._roles: dict[int, wilds.Roles] = {}
+        self._options = np.zeros(K.PURE_OPTIONS, np.int64)  # scratch for the show search
+        self._stack = np.zeros(3, np.int64)  # a show needs at most 3 more combinations
 
     # -- set-up ------------------------------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> NepaliState:
@@ -166,7 +167,7 @@ class NepaliGame(Game):
     def splitter(self, s: NepaliState) -> combos.Splitter:
         """The finishing search for this round's wild set (memoised per tiplu)."""
         sp = self._splitters.get(s.tiplu)
-        if sp is None or len(sp._memo) > 200_000:
+        if sp is None:
             sp = combos.Splitter(self.roles(s).wild, self._ace_high, self.config.max_meld_size)
             self._splitters[s.tiplu] = sp
         return sp
@@ -183,27 +184,11 @@ class NepaliGame(Game):
                                  minlength=NUM_KINDS)
         return z
 
-    def pure_combos(self, hand: np.ndarray) -> list[tuple[int, tuple[int, ...]]]:
-        """(action, cards) of every pure combination ``hand`` holds (tunnelas, sequences)."""
-        out = [(A.SHOW_TUNNELA + k, (k,) * 3) for k in np.flatnonzero(hand >= 3).tolist()]
-        held = (hand[_RUN_KINDS] > 0).all(axis=1)
-        if not self._ace_high:
-            held &= ~_ACE_HIGH_RUN
-        out += [(A.SHOW_RUN + i, _RUNS[i]) for i in np.flatnonzero(held).tolist()]
-        return out
-
     def _can_complete(self, hand: np.ndarray, need: int, must: int) -> bool:
         """Whether ``need`` disjoint pure combinations can be laid from ``hand`` (one holding
         ``must`` when ``must >= 0``)."""
-        if need == 0:
-            return must < 0
-        for _, cards in self.pure_combos(hand):
-            rest = hand.copy()
-            for c in cards:
-                rest[c] -= 1
-            if self._can_complete(rest, need - 1, -1 if must in cards else must):
-                return True
-        return False
+        return bool(K.can_complete(hand.copy(), need, must, self._ace_high, self._options,
+                                   self._stack))
 
     def _need(self, s: NepaliState, p: int) -> int:
         """Pure combinations still to lay for a sequence-route show."""
@@ -220,16 +205,12 @@ class NepaliGame(Game):
             if s.building == NONE and need == 0:
                 mask[A.SHOW_EXPOSED] = must < 0
             elif need:
-                for action, cards in self.pure_combos(hand):
-                    rest = hand.copy()
-                    for c in cards:
-                        rest[c] -= 1
-                    if self._can_complete(rest, need - 1, -1 if must in cards else must):
-                        mask[action] = 1
+                K.show_steps(hand.copy(), need, must, self._ace_high, mask, self._options,
+                             self._stack)
         if s.building in (NONE, DUBLEE) and self.config.dublee_allowed and must < 0:
-            pairs = hand[:JOKER] >= 2
+            pairs = hand[:self.config.dublee_kinds] >= 2
             if int(pairs.sum()) + len(s.shown_combos[p]) >= 7:
-                mask[A.SHOW_DUBLEE:A.SHOW_DUBLEE + JOKER] = pairs
+                mask[A.SHOW_DUBLEE:A.SHOW_DUBLEE + len(pairs)] = pairs
 
     def _legal_mask(self, s: NepaliState) -> np.ndarray:
         mask = np.zeros(A.NUM_ACTIONS, np.int8)
@@ -272,16 +253,17 @@ class NepaliGame(Game):
             return True
         if s.route[p] == DUBLEE:
             rule = cfg.dublee_discard_pickup
-            return rule == "any" or (rule == "winning_only" and s.hands[p, card] >= 1)
+            return rule == "any" or (rule == "winning_only" and s.hands[p, card] >= 1
+                                     and card < cfg.dublee_kinds)
         return cfg.seen_wild_pickup or card not in self.roles(s).wild
 
     def _finish_mask(self, s: NepaliState, p: int, mask: np.ndarray, banned: int) -> None:
         hand = s.hands[p]
         if s.route[p] == DUBLEE:
             if not self.config.dublee_finish_discard:
-                mask[A.FINISH_ALL] = bool((hand[:JOKER] >= 2).any())
+                mask[A.FINISH_ALL] = bool((hand[:self.config.dublee_kinds] >= 2).any())
                 return
-            ok = combos.dublee_discards(hand)
+            ok = combos.dublee_discards(hand, self.config.dublee_kinds)
         else:
             ok = self.splitter(s).closing_discards(hand)
         for k in ok:

@@ -69,7 +69,8 @@ def score_hand(hand: str, tiplu: str, seen: bool = False, exposed: str = "",
             out["combinations"] = [[card_str(c) for c in combo]
                                    for combo in splitter.split(concealed)]
     elif seen and route == "dublee" and size <= 8:
-        out["finish_discards"] = [card_str(c) for c in combos.dublee_discards(concealed)]
+        found = combos.dublee_discards(concealed, config.dublee_kinds)
+        out["finish_discards"] = [card_str(c) for c in found]
     return out
 
 

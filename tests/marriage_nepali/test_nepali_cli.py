@@ -42,6 +42,10 @@ def test_score_exposed_tunnela_and_dublee_route(capsys):
     out = run(capsys, ["score", "marriage_nepali", "--tiplu", "7H", "--seen", "--route",
                        "dublee", "--hand", "10C 10C 4S QS 8D 2D AH 10H", "--json"])
     assert sorted(out["finish_discards"]) == sorted(["4S", "QS", "AH", "10H", "2D", "8D"])
+    argv = ["score", "marriage_nepali", "--tiplu", "7H", "--seen", "--route", "dublee",
+            "--hand", "JK JK 4S", "--rule", "printed_jokers=3", "--json"]
+    assert run(capsys, argv)["finish_discards"] == []  # Man cards never pair by default
+    assert run(capsys, [*argv, "--rule", "joker_dublee=true"])["finish_discards"] == ["4S"]
 
 
 def test_settle_e7_e8_and_variants(capsys):

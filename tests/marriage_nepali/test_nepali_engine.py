@@ -131,6 +131,33 @@ def test_dublee_flags_pickup_any_never_and_no_closing_discard():
     assert legal(game, s, A.FINISH, A.EXPOSE) == {"finish"}
 
 
+@pytest.mark.parametrize("on", [False, True])
+def test_joker_dublee_lets_two_printed_jokers_pair(on):
+    """Spec 2N.6 ALT (W): two Man cards count as a dublee, only with ``joker_dublee``; without
+    it they never pair (wilds cannot make a dublee), so a seen dublee player may not take a
+    printed joker to "pair" one either."""
+    flags = {"printed_jokers": 3, "joker_dublee": on}
+    # six natural pairs and JK JK: a dublee show only when JK JK is the seventh
+    game, s = position("2S 2S 5C 5C 9D 9D JH JH KC KC 3D 3D JK JK 4S 10C QS 8D 2D AH 10H 9C",
+                       flags)
+    assert ("show_dublee JK" in legal(game, s)) is on
+    assert ("show_dublee 2S" in legal(game, s)) is on
+    # a seen dublee player with no pair, holding a JK, the top discard a JK
+    game, s = position("JK 2S 4S 5H 9D 10C KC", flags, phase=DRAW)
+    s.seen[0], s.route[0], s.tiplu = True, DUBLEE, parse_card("7H")
+    s.table.discard.append(parse_card("JK"))
+    s.table.pile[parse_card("JK")] += 1
+    assert ("take" in legal(game, s)) is on
+    if on:
+        show(game, s, "take")
+        assert legal(game, s) == {f"finish {c}" for c in ["2S", "4S", "5H", "9D", "10C", "KC"]}
+        show(game, s, "finish 2S")
+        assert s.over and s.result["route"] == "dublee"
+    game, s = position("JK JK 4S", {**flags, "dublee_finish_discard": False})
+    s.seen[0], s.route[0], s.tiplu = True, DUBLEE, parse_card("7H")
+    assert legal(game, s, A.FINISH, A.EXPOSE) == ({"finish"} if on else set())
+
+
 @pytest.mark.parametrize(("rule", "top", "offered"), [
     ("any", "JS", True), ("never", "JS", False),
     ("complete_pure", "JS", True),  # 9S 10S + JS makes the third pure combination

@@ -30,10 +30,11 @@ EVERY_FLAG_FLIPPED = {
     "tunnela_bonus_scope": "hand", "initial_tunnela_window": "own_first_turn",
     "three_initial_tunnelas": "win", "dublee_min_players": 2, "open_maal": True,
     "ace_sequence": "low_only", "max_meld_size": 4, "finish_on_show_turn": False,
-    "dublee_finish_discard": False, "stock_exhausted": "void", "unseen_maal": "count",
-    "tunnel_pachaunu": True, "maal_table": "pagat", "shown_marriage_values": (15, 35),
-    "seen_payment": 2, "unseen_payment": 8, "dublee_seen_loser_payment": 3,
-    "dublee_win_extra": 7, "foul_points": 15, "stake": 2, "max_turns_per_round": 300,
+    "dublee_finish_discard": False, "joker_dublee": True, "stock_exhausted": "void",
+    "unseen_maal": "count", "tunnel_pachaunu": True, "maal_table": "pagat",
+    "shown_marriage_values": (15, 35), "seen_payment": 2, "unseen_payment": 8,
+    "dublee_seen_loser_payment": 3, "dublee_win_extra": 7, "foul_points": 15, "stake": 2,
+    "max_turns_per_round": 300,
 }
 
 

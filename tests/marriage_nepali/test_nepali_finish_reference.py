@@ -75,6 +75,31 @@ def test_finish_search_matches_reference_300_hands():
     assert check(range(300)) > 100  # the built hands do finish: the test is not all "no"
 
 
+@pytest.mark.parametrize("max_size", [3, 4])
+def test_remembered_dead_ends_never_change_an_answer(max_size):
+    """The search keeps the states it found unsplittable between calls; one splitter asked
+    about many hands, with a table so small that it overwrites itself, answers exactly as a
+    fresh splitter per hand (a stale or colliding entry would show here)."""
+    shared = combos.Splitter(wilds.roles(6).wild, max_size=max_size)
+    shared._failed = np.full((8, 2), -1, np.int64)
+    for seed in range(60):
+        cards, _ = deal(seed * 2 + 1, 13 if seed % 3 else 22)
+        counts = to_counts(cards)
+        fresh = combos.Splitter(shared.wild, max_size=max_size)
+        assert shared.closing_discards(counts) == fresh.closing_discards(counts), seed
+        assert shared.split(counts) == fresh.split(counts), seed
+
+
+def test_splitter_rejects_impossible_counts():
+    splitter = combos.Splitter(wilds.roles(6).wild)
+    with pytest.raises(ValueError, match="three decks"):
+        splitter.can_split(to_counts([4] * 4))
+    with pytest.raises(ValueError, match="three decks"):
+        splitter.closing_discards(to_counts([4] * 4))
+    with pytest.raises(ValueError, match="53 kinds"):
+        splitter.closing_discards(np.ones(52, np.int8))
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("TAAS_SLOW", "") in ("", "0"), reason="set TAAS_SLOW=1")
 @pytest.mark.parametrize("chunk", range(4))
