@@ -16,7 +16,9 @@ A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
     obs_size      260                     num_actions   39          hidden   128
     args          the training script's arguments       script   which script wrote it
     taas_version  taas.__version__ of the code that trained it
-    actor         the actor's state_dict (the critic is only needed to train)
+    actor         the actor's state_dict
+    critic        optional: the critic's state_dict, which playing ignores; a run that
+                  continues this model (``selfplay_ppo --init-from``) starts from it
 """
 
 from __future__ import annotations

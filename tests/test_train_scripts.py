@@ -149,8 +149,9 @@ def test_behaviour_clone_imitates_the_teacher_and_warm_starts_selfplay(tmp_path)
     warm = selfplay_ppo.train(selfplay_args(tmp_path / "ppo", hidden=32, learning_rate=0.0,
                                             init_from=str(run / "model.pt"), total_steps=64,
                                             fixed_opponents="heuristic"))
-    actor = load_checkpoint(warm / "model.pt")["actor"]
-    assert all(torch.equal(actor[k], bc["actor"][k]) for k in actor)
+    ppo = load_checkpoint(warm / "model.pt")
+    for part in ("actor", "critic"):
+        assert all(torch.equal(ppo[part][k], bc[part][k]) for k in bc[part])
     with pytest.raises(SystemExit, match="--hidden 32; this run is mariage_v1 with 260, 39 and "
                                          "--hidden 16"):
         selfplay_ppo.train(selfplay_args(tmp_path / "bad", init_from=str(run / "model.pt")))

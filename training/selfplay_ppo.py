@@ -111,8 +111,9 @@ class Table:
 
 
 def warm_start(net: PolicyNet, args: Args, obs_size: int, num_actions: int) -> None:
-    """Load ``--init-from``'s actor (and its critic, which a behaviour-cloned model carries;
-    otherwise the critic starts fresh), after checking it was made for this env and network."""
+    """Load ``--init-from``'s actor and critic (a model.pt of either script here carries both;
+    from one without a critic it starts fresh), after checking it fits this env and network.
+    A chain of runs, each with its own learning rate, continues one policy and its values."""
     try:
         ckpt = load_checkpoint(args.init_from)
     except CheckpointError as err:
@@ -193,7 +194,7 @@ def train(args: Args) -> Path:
             t.roles[int(rng.integers(n))] = None
 
     def save() -> None:
-        save_model(model_path, meta, net.actor)
+        save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
         torch.save({"args": dataclasses.asdict(args), "net": net.state_dict(),
                     "optimizer": optimizer.state_dict(), "pool": [p.cpu() for p in pool],
                     "tables": tables, "rng": rng.bit_generator.state,
@@ -355,7 +356,7 @@ def train(args: Args) -> Path:
                    "clipfrac": float(np.mean(clipfracs)), "pool": len(pool)}
             done_now = global_step >= args.total_steps or bool(stop)
             if update % args.eval_every == 0 or done_now:
-                save_model(model_path, meta, net.actor)
+                save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
                 eval_rules = table_rules[0]
                 row.update(evaluate(model_path, args.env_id, eval_rules, eval_opponent,
                                     args.eval_deals, args.eval_seed))
