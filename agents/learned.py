@@ -1,6 +1,6 @@
 """Learned players: the policy network, its checkpoint format and the ``ppo:`` agent spec.
 
-``ppo:PATH`` plays a checkpoint written by either training script; ``ppo:<game>`` (``ppo:mariage``)
+``ppo:PATH`` plays a checkpoint written by any training script; ``ppo:<game>`` (``ppo:mariage``)
 plays the model shipped in ``taas/agents/models/<game>.pt``. Loading runs on CPU and checks that
 the file fits the table it is asked to play: the env id *and its version* (a ``_v0`` model read
 observations laid out differently), the rules config and the observation size. Any mismatch, a
