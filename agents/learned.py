@@ -1,6 +1,6 @@
 """Learned players: the policy network, its checkpoint format and the ``ppo:`` agent spec.
 
-``ppo:PATH`` plays a checkpoint written by either training script; ``ppo:<game>`` (``ppo:mariage``)
+``ppo:PATH`` plays a checkpoint written by any training script; ``ppo:<game>`` (``ppo:mariage``)
 plays the model shipped in ``taas/agents/models/<game>.pt``. Loading runs on CPU and checks that
 the file fits the table it is asked to play: the env id *and its version* (a ``_v0`` model read
 observations laid out differently), the rules config and the observation size. Any mismatch, a
@@ -16,7 +16,9 @@ A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
     obs_size      260                     num_actions   39          hidden   128
     args          the training script's arguments       script   which script wrote it
     taas_version  taas.__version__ of the code that trained it
-    actor         the actor's state_dict (the critic is only needed to train)
+    actor         the actor's state_dict
+    critic        optional: the critic's state_dict, which playing ignores; a run that
+                  continues this model (``selfplay_ppo --init-from``) starts from it
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ and resumed continues exactly the curve of an uninterrupted one."""
 import csv
 import signal
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib", reason="training extra not installed: pip install -e '.[train]'")
@@ -13,7 +14,7 @@ import torch
 import taas.agents
 import taas.envs
 from taas.agents.learned import load_checkpoint
-from taas.training import sb3_maskable_ppo, selfplay_ppo
+from taas.training import behaviour_clone, sb3_maskable_ppo, selfplay_ppo
 
 TRAINING_COLUMNS = selfplay_ppo.FIELDS[: selfplay_ppo.FIELDS.index("eval_diff")]
 
@@ -128,3 +129,50 @@ def test_selfplay_ctrl_c_saves_and_resume_continues_the_same_curve(tmp_path, mon
     monkeypatch.setattr(selfplay_ppo, "evaluate", real_evaluate)
     resumed = selfplay_ppo.train(selfplay_args(tmp_path / "part", resume=True))
     assert rows(resumed) == rows(whole)
+
+
+def test_behaviour_clone_imitates_the_teacher_and_warm_starts_selfplay(tmp_path):
+    args = behaviour_clone.Args(run_dir=str(tmp_path / "bc"), deals=40, hidden=32, epochs=12,
+                                eval_deals=3, progress=False)
+    run = behaviour_clone.train(args)
+    log = rows(run)
+    assert [int(r["epoch"]) for r in log] == list(range(1, 13)) and log[-1]["eval_diff"]
+    # a uniform guess over the legal moves matches the heuristic far less often
+    raw = taas.envs.make("mariage_v1", wrapped=False)
+    _, masks, _, _ = behaviour_clone.record(raw, taas.agents.make("heuristic", "mariage_v1"),
+                                              20, np.random.default_rng(5), 0.99, 1.0)
+    guess = float(np.mean([1 / m.sum() for m in masks]))
+    assert float(log[-1]["heldout_accuracy"]) > guess + 0.15
+    bc = load_checkpoint(run / "model.pt")
+    assert bc["script"] == "behaviour_clone" and "critic" in bc
+    # --init-from loads actor and critic: with a zero learning rate PPO keeps the clone's actor
+    warm = selfplay_ppo.train(selfplay_args(tmp_path / "ppo", hidden=32, learning_rate=0.0,
+                                            init_from=str(run / "model.pt"), total_steps=64,
+                                            fixed_opponents="heuristic"))
+    ppo = load_checkpoint(warm / "model.pt")
+    for part in ("actor", "critic"):
+        assert all(torch.equal(ppo[part][k], bc[part][k]) for k in bc[part])
+    with pytest.raises(SystemExit, match="--hidden 32; this run is mariage_v1 with 260, 39 and "
+                                         "--hidden 16"):
+        selfplay_ppo.train(selfplay_args(tmp_path / "bad", init_from=str(run / "model.pt")))
+    with pytest.raises(SystemExit, match=r"--init-from: checkpoint .* not found"):
+        selfplay_ppo.train(selfplay_args(tmp_path / "gone", init_from=str(tmp_path / "no.pt")))
+
+
+def test_behaviour_clone_critic_targets_are_discounted_returns():
+    """Mariage scores only at the end of a deal: each seat's target is its final return,
+    discounted once per later decision of that seat."""
+    raw = taas.envs.make("mariage_v1", wrapped=False)
+    teacher = taas.agents.make("heuristic", "mariage_v1", seed=0)
+    rng = np.random.default_rng(3)
+    state = raw.game.new_state(np.random.default_rng(3))
+    seats = []
+    while not raw.game.is_terminal(state):
+        seats.append(raw.game.current_player(state))
+        raw.game.apply_action(state, teacher.act(raw.observer.encode(
+            state, seats[-1]), raw.game.legal_mask(state)))
+    final = raw.game.returns(state)
+    _, _, _, targets = behaviour_clone.record(raw, taas.agents.make("heuristic", "mariage_v1",
+                                                                    seed=0), 1, rng, 0.5, 2.0)
+    expected = [2.0 * final[p] * 0.5 ** seats[i + 1:].count(p) for i, p in enumerate(seats)]
+    assert targets == pytest.approx(expected)

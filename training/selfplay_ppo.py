@@ -37,7 +37,7 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
-from taas.agents.learned import PolicyNet, model_meta, save_model
+from taas.agents.learned import CheckpointError, PolicyNet, load_checkpoint, model_meta, save_model
 from taas.training.common import (
     CurveLog,
     default_opponent,
@@ -80,6 +80,8 @@ class Args:
     eval_seed: int = 100_000
     save_every: int = 10
     resume: bool = False
+    init_from: str = field(default="", metadata={
+        "help": "start from this model's weights (a model.pt of the same env and sizes)"})
     threads: int = 1
     device: str = "cpu"
     progress: bool = True
@@ -106,6 +108,25 @@ class Table:
     roles: list = field(default_factory=list)
     pending: list = field(default_factory=list)
     base: np.ndarray = None
+
+
+def warm_start(net: PolicyNet, args: Args, obs_size: int, num_actions: int) -> None:
+    """Load ``--init-from``'s actor and critic (a model.pt of either script here carries both;
+    from one without a critic it starts fresh), after checking it fits this env and network.
+    A chain of runs, each with its own learning rate, continues one policy and its values."""
+    try:
+        ckpt = load_checkpoint(args.init_from)
+    except CheckpointError as err:
+        raise SystemExit(f"--init-from: {err}") from None
+    theirs = (ckpt["env_id"], ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"])
+    if theirs != (args.env_id, obs_size, num_actions, args.hidden):
+        raise SystemExit(
+            f"--init-from {args.init_from} is {theirs[0]} with observations of {theirs[1]}, "
+            f"{theirs[2]} actions and --hidden {theirs[3]}; this run is {args.env_id} with "
+            f"{obs_size}, {num_actions} and --hidden {args.hidden}")
+    net.actor.load_state_dict(ckpt["actor"])
+    if "critic" in ckpt:
+        net.critic.load_state_dict(ckpt["critic"])
 
 
 def train(args: Args) -> Path:
@@ -146,6 +167,8 @@ def train(args: Args) -> Path:
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     pool: list[PolicyNet] = []  # snapshots: actor only
     update, global_step = 0, 0
+    if args.init_from and not args.resume:
+        warm_start(net, args, obs_size, num_actions)
     if args.resume:
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
@@ -171,7 +194,7 @@ def train(args: Args) -> Path:
             t.roles[int(rng.integers(n))] = None
 
     def save() -> None:
-        save_model(model_path, meta, net.actor)
+        save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
         torch.save({"args": dataclasses.asdict(args), "net": net.state_dict(),
                     "optimizer": optimizer.state_dict(), "pool": [p.cpu() for p in pool],
                     "tables": tables, "rng": rng.bit_generator.state,
@@ -333,7 +356,7 @@ def train(args: Args) -> Path:
                    "clipfrac": float(np.mean(clipfracs)), "pool": len(pool)}
             done_now = global_step >= args.total_steps or bool(stop)
             if update % args.eval_every == 0 or done_now:
-                save_model(model_path, meta, net.actor)
+                save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
                 eval_rules = table_rules[0]
                 row.update(evaluate(model_path, args.env_id, eval_rules, eval_opponent,
                                     args.eval_deals, args.eval_seed))
