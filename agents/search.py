@@ -42,6 +42,9 @@ Determinizer = Callable[[Game, State, int, np.random.Generator], State]
 Evaluator = Callable[[Game, State], np.ndarray]
 Policy = Callable[[Game, State, np.random.Generator], int]
 Playout = Callable[[Game, State, np.random.Generator], None]
+Exact = Callable[[Game, State, int, np.random.Generator, Determinizer], int | None]
+"""A move found without searching, or None; it samples hidden cards only through the search's
+determinizer (the oracle's hands it the true state)."""
 
 
 def parse_budget(arg: str | None, default: int = 200) -> tuple[int | None, float | None]:
@@ -87,7 +90,7 @@ class ISMCTS:
         rollout: Policy = random_policy,
         rollout_depth: int = 20,
         exploration: float = 0.7,
-        exact: Callable[[Game, State, int, np.random.Generator], int | None] | None = None,
+        exact: Exact | None = None,
         playout: Playout | None = None,
     ):
         self.determinize = determinize
@@ -116,7 +119,7 @@ class ISMCTS:
             self.simulations = 0
             return int(legal[0])
         if self.exact is not None:
-            move = self.exact(game, state, player, rng)
+            move = self.exact(game, state, player, rng, self.determinize)
             if move is not None:
                 self.simulations = 0
                 return int(move)

@@ -96,7 +96,7 @@ def rollout(game: ContinentalGame, state: ContinentalState, rng: np.random.Gener
 
 
 def exact(game: ContinentalGame, state: ContinentalState, player: int,
-          rng: np.random.Generator) -> int | None:
+          rng: np.random.Generator, sample=None) -> int | None:
     """Go out whenever the rules allow, shedding the dearest card: a hand that goes out pays
     nothing, the best any seat can do in a round, so there is nothing to search."""
     mask = game.legal_mask(state)

@@ -91,7 +91,7 @@ def _show(game: MarriageGame, state: MarriageState, mask: np.ndarray) -> int | N
 
 
 def exact(game: MarriageGame, state: MarriageState, player: int,
-          rng: np.random.Generator) -> int | None:
+          rng: np.random.Generator, sample=None) -> int | None:
     """Show whenever a valid show is legal: the seat that shows pays nothing, the best any
     seat can do in a round, so there is nothing to search."""
     if state.phase == DRAW:

@@ -101,7 +101,7 @@ def greedy(game: RommeGame, state: RommeState, mask: np.ndarray, legal: np.ndarr
 
 
 def exact(game: RommeGame, state: RommeState, player: int,
-          rng: np.random.Generator) -> int | None:
+          rng: np.random.Generator, sample=None) -> int | None:
     """Lay what the greedy player lays (its opening, melds, lay-offs, exchanges) without
     searching: the search spends its budget on the draw and the discard, where the choice is
     close, not on placing cards, which always brings a hand nearer going out."""
