@@ -16,13 +16,23 @@ all seats; each node keeps the value of the player who moved into it. A game may
 position outright (its module's ``exact``): Mariage solves its closed phase instead of
 searching it.
 
+A game whose module sets ``WIDTH`` (the rummies) is searched differently, because there the
+expert rules are stronger than anything a few hundred rollouts find from scratch: a move's
+value is a whole hand of penalty points while one discard moves it by a few. ``ismcts:N`` is
+then a *paired improvement search* on the game's ``heuristic`` (:class:`PairedSearch`): the
+heuristic ranks the legal moves from the seat's observation, its first ``WIDTH`` are each
+played in the same determinizations followed by the same rollouts (common random numbers),
+and the heuristic's choice is replaced only by a move whose mean paired advantage exceeds
+``CONFIDENCE`` standard errors. N counts rollouts, as simulations do in the tree search.
+
 ``oracle:N`` is the same search handed the true state in place of a determinization: it cheats,
 and exists so experiments can report what hidden information is worth in each game.
 
 A search agent needs the engine, not the observation vector: :func:`taas.agents.play_game`
 calls :meth:`SearchAgent.act_state` for agents whose ``uses_state`` is true. The agent reads the
 true state only through the determinizer, whose tests check it deals nothing the seat cannot
-know (and the agent's choice is unchanged when the hidden cards are permuted).
+know, and through the seat's observation (the prior); its choice is unchanged when the hidden
+cards are permuted.
 """
 
 from __future__ import annotations

@@ -137,8 +137,8 @@ def _swap_hidden(game, s, player: int):
 @pytest.mark.parametrize("env_id", ENVS)
 def test_search_cannot_peek_at_hidden_cards(env_id):
     """Two true states that differ only in the hidden cards give the same determinizations
-    and the same seeded decision, from the registered agent (with the game's exact moves and
-    exploration) and from the bare search alike."""
+    and the same seeded decision, from the registered agent (the paired search on the
+    heuristic's ranking) and from the bare tree search alike."""
     det = module(env_id)
     tried = 0
     for game, s in positions(env_id, 4, seed=6):
@@ -152,7 +152,7 @@ def test_search_cannot_peek_at_hidden_cards(env_id):
         picks = []
         for state in (s, u):
             agent = taas.agents.make("ismcts:12", env_id, seed=3, config={"num_players": 3})
-            assert agent.search.exploration == det.EXPLORATION
+            assert agent.search.width == det.WIDTH
             picks.append(agent.act_state(game, state, p))
         assert picks[0] == picks[1]
         search = ISMCTS(det.determinize, det.evaluate, det.rollout, det.ROLLOUT_DEPTH)

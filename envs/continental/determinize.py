@@ -4,10 +4,10 @@ rollouts (the shared rummy part: :mod:`taas.envs.core.determinize`).
 Continental melds nothing before going out, so what a seat sees is its own hand, the discard
 pile and the seats' pile records (whatever the others took and have not discarded is still
 theirs). A hand that goes out pays nothing, every other hand pays all its cards: going out
-is never searched (:func:`exact`), and a cut-short rollout is scored by how many cards each
-hand still has to draw, each raced against rivals at ``RIVAL`` cards rather than against the
-others' dealt hands, which differ in every determinization and would drown the few points
-between two discards in noise.
+is never searched (it is the heuristic's only candidate), and a cut-short rollout is scored
+by how many cards each hand still has to draw, each raced against rivals at ``RIVAL`` cards
+rather than against the others' dealt hands, which differ in every determinization and would
+drown the few points between two discards in noise.
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ from taas.envs.continental import actions as A
 from taas.envs.continental.hands import CARD_VALUES, penalty
 from taas.envs.continental.rules import BUY, DRAW, ContinentalGame, ContinentalState
 from taas.envs.core.cards import JOKER, NUM_RANKS
-from taas.envs.core.determinize import (  # noqa: F401 (EXPLORATION: read by the search)
-    EXPLORATION,
+from taas.envs.core.determinize import (
     known_holdings,
     leaf_returns,
     redeal,
