@@ -243,3 +243,22 @@ def test_candidates_meet_the_same_deals_and_rollouts(env_id):
     values = seen[0]
     assert values.shape == (20, 2) and (values[:, 0] == values[:, 1]).all()
     assert len(set(values[:, 0].tolist())) > 1, "samples should differ from each other"
+
+
+def test_time_budget_bounds_the_paired_search():
+    """``ismcts:0.05s`` stops sampling at its deadline (one sample, at least, always runs)."""
+    import time
+
+    agent = taas.agents.make("ismcts:0.05s", "continental_v1", seed=0)
+    states = positions("continental_v1", 10, seed=9)
+    game, s = states[0]
+    agent.act_state(game, s, game.current_player(s))  # builds the expert and its observer
+    for game, s in states[1:]:
+        start = time.perf_counter()
+        move = agent.act_state(game, s, game.current_player(s))
+        elapsed = time.perf_counter() - start
+        assert game.legal_mask(s)[move]
+        if agent.search.simulations:
+            assert elapsed < 0.5 and agent.search.simulations >= 3
+            return
+    raise AssertionError("no searched decision")
