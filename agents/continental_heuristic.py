@@ -31,6 +31,10 @@ BUY_MISSING = 4
 set a far hand back further than one wanted card brings it on."""
 
 
+def _legal(actions: list[int], mask: np.ndarray) -> list[int]:
+    return [a for a in actions if mask[a]]
+
+
 def _ranks(counts: np.ndarray) -> np.ndarray:
     """Natural cards per rank (suits do not matter in groups)."""
     return np.bincount(_RANK_OF, weights=counts[:JOKER], minlength=NUM_RANKS)
@@ -76,19 +80,26 @@ class ContinentalHeuristicAgent(Agent):
         return max(0, int(short) - jokers)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.ranking(observation, action_mask)[0]
+
+    def ranking(self, observation: np.ndarray, action_mask: np.ndarray) -> list[int]:
+        """The legal moves this player would consider, best first (``act`` plays the first):
+        both draws or both buy answers in its order of preference, the discards of natural
+        cards from least to most wanted, or only the move it never questions (going out)."""
         self._read(observation)
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
-            return A.DRAW_DISCARD if self._wants_top(action_mask) else A.DRAW_STOCK
+            order = [A.DRAW_DISCARD, A.DRAW_STOCK]
+            return _legal(order[:: 1 if self._wants_top(action_mask) else -1], action_mask)
         if action_mask[A.BUY]:
             buy = self.top >= 0 and self._completes(self.top)
             buy = buy and self.missing(self.per_rank, self.jokers) <= BUY_MISSING
-            return A.BUY if buy else A.PASS
+            return _legal([A.BUY, A.PASS][:: 1 if buy else -1], action_mask)
         out = go_out_or_joker(action_mask)
         if out is not None:
-            return out
+            return [out]
         naturals = discardable_naturals(action_mask)
         keys = {r: self._keep(r) for r in set(_RANK_OF[naturals].tolist())}
-        return A.DISCARD + int(min(naturals, key=lambda k: keys[_RANK_OF[k]]))
+        return [A.DISCARD + int(k) for k in sorted(naturals, key=lambda k: keys[_RANK_OF[k]])]
 
     def _keep(self, r: int) -> tuple:
         """How much the hand wants to keep a card of rank ``r`` (the least wanted is thrown):

@@ -145,14 +145,22 @@ class MarriageHeuristicAgent(Agent):
 
     # -- acting ------------------------------------------------------------------------------
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.ranking(observation, action_mask)[0]
+
+    def ranking(self, observation: np.ndarray, action_mask: np.ndarray) -> list[int]:
+        """The legal moves this player would consider, best first (``act`` plays the first):
+        both draws in its order of preference, its discards and swaps from cheapest to
+        dearest, or only the move it never questions (a show)."""
         self._read(observation)
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
-            return self._draw(action_mask)
+            first = self._draw(action_mask)
+            other = A.DRAW_STOCK + A.DRAW_DISCARD - first
+            return [first, other] if action_mask[other] else [first]
         shows = np.flatnonzero(action_mask[A.SHOW : A.SHOW_ALL])
         if shows.size:
-            return A.SHOW + int(shows[0])
+            return [A.SHOW + int(shows[0])]
         if action_mask[A.SHOW_ALL]:
-            return A.SHOW_ALL
+            return [A.SHOW_ALL]
         choices = [
             (self._discard_cost(self.hand, int(k)), A.DISCARD + int(k))
             for k in np.flatnonzero(action_mask[A.DISCARD : A.SHOW])
@@ -161,8 +169,8 @@ class MarriageHeuristicAgent(Agent):
         choices += self._swaps(action_mask)
         if not choices:  # only wild cards may go, and every one costs the same
             kinds = np.flatnonzero(action_mask[A.DISCARD : A.SHOW])
-            return A.DISCARD + int(kinds[0])
-        return min(choices)[1]
+            return [A.DISCARD + int(kinds[0])]
+        return [a for _, a in sorted(choices)]
 
     def _draw(self, mask: np.ndarray) -> int:
         """Take the discard when it is wild or lowers the reachable deadwood by being used."""

@@ -70,34 +70,44 @@ class RommeHeuristicAgent(Agent):
         return cls(seed, Config(**config))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.ranking(observation, action_mask)[0]
+
+    def ranking(self, observation: np.ndarray, action_mask: np.ndarray) -> list[int]:
+        """The legal moves this player would consider, best first (``act`` plays the first):
+        both draws in its order of preference, its discards from most to least loose, or only
+        the move it never questions (exchanging, melding, laying off, abandoning). Like ``act``
+        it notes an abandoned opening, which ``act`` plays whenever it is first."""
         hand = np.rint(observation[LAYOUT["hand"]] / COPY_STEP).astype(np.int64)
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
             self._gave_up = False
-            return self._draw(observation, hand, action_mask)
+            first = self._draw(observation, hand, action_mask)
+            other = A.DRAW_STOCK + A.DRAW_DISCARD - first
+            return [first, other] if action_mask[other] else [first]
         for a in np.flatnonzero(action_mask[A.EXCHANGE : A.MELD]):
-            return A.EXCHANGE + int(a)
+            return [A.EXCHANGE + int(a)]
         if action_mask[A.MELD :].any() and not self._gave_up:
             _, plan = self._opening.best(hand)
             for shape in plan:
                 if action_mask[A.MELD + shape]:
-                    return A.MELD + shape
+                    return [A.MELD + shape]
         lay_offs = np.flatnonzero(action_mask[A.LAY_OFF : A.EXCHANGE]) + A.LAY_OFF
         natural = (lay_offs - A.LAY_OFF) % A.LAY_PER_SLOT < A.LAY_JOKER_LOW
         if natural.any():
             values = [HAND_VALUES[lay_off_card(observation, a)] for a in lay_offs[natural]]
-            return int(lay_offs[natural][np.argmax(values)])
+            return [int(lay_offs[natural][np.argmax(values)])]
         discards = np.flatnonzero(action_mask[A.DISCARD : A.LAY_OFF])
         close = opponent_close(observation)
         if lay_offs.size and (not discards.size or hand.sum() <= 3 or close):
-            return int(lay_offs[0])
+            return [int(lay_offs[0])]
         if discards.size:
             loose = 1 if close else 0  # partners a card may have and still count as loose
             key = [(max(_partners(hand, int(k)) - loose, 0), -HAND_VALUES[k]) for k in discards]
-            return A.DISCARD + int(discards[min(range(len(key)), key=key.__getitem__)])
+            return [A.DISCARD + int(discards[i]) for i in sorted(range(len(key)),
+                                                                 key=key.__getitem__)]
         if action_mask[A.ABANDON]:
             self._gave_up = True
-            return A.ABANDON
-        return int(np.flatnonzero(action_mask)[0])
+            return [A.ABANDON]
+        return [int(np.flatnonzero(action_mask)[0])]
 
     def _draw(self, observation: np.ndarray, hand: np.ndarray, mask: np.ndarray) -> int:
         top = np.flatnonzero(observation[LAYOUT["top_discard"]])

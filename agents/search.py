@@ -16,17 +16,28 @@ all seats; each node keeps the value of the player who moved into it. A game may
 position outright (its module's ``exact``): Mariage solves its closed phase instead of
 searching it.
 
+A game whose module sets ``WIDTH`` (the rummies) is searched differently, because there the
+expert rules are stronger than anything a few hundred rollouts find from scratch: a move's
+value is a whole hand of penalty points while one discard moves it by a few. ``ismcts:N`` is
+then a *paired improvement search* on the game's ``heuristic`` (:class:`PairedSearch`): the
+heuristic ranks the legal moves from the seat's observation, its first ``WIDTH`` are each
+played in the same determinizations followed by the same rollouts (common random numbers),
+and the heuristic's choice is replaced only by a move whose mean paired advantage exceeds
+``CONFIDENCE`` standard errors. N counts rollouts, as simulations do in the tree search.
+
 ``oracle:N`` is the same search handed the true state in place of a determinization: it cheats,
 and exists so experiments can report what hidden information is worth in each game.
 
 A search agent needs the engine, not the observation vector: :func:`taas.agents.play_game`
 calls :meth:`SearchAgent.act_state` for agents whose ``uses_state`` is true. The agent reads the
 true state only through the determinizer, whose tests check it deals nothing the seat cannot
-know (and the agent's choice is unchanged when the hidden cards are permuted).
+know, and through the seat's observation (the prior); its choice is unchanged when the hidden
+cards are permuted.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import math
 import time
@@ -42,6 +53,10 @@ Determinizer = Callable[[Game, State, int, np.random.Generator], State]
 Evaluator = Callable[[Game, State], np.ndarray]
 Policy = Callable[[Game, State, np.random.Generator], int]
 Playout = Callable[[Game, State, np.random.Generator], None]
+Prior = Callable[[Game, State, int], list[int]]
+Exact = Callable[[Game, State, int, np.random.Generator, Determinizer], int | None]
+"""A move found without searching, or None; it samples hidden cards only through the search's
+determinizer (the oracle's hands it the true state)."""
 
 
 def parse_budget(arg: str | None, default: int = 200) -> tuple[int | None, float | None]:
@@ -87,7 +102,7 @@ class ISMCTS:
         rollout: Policy = random_policy,
         rollout_depth: int = 20,
         exploration: float = 0.7,
-        exact: Callable[[Game, State, int, np.random.Generator], int | None] | None = None,
+        exact: Exact | None = None,
         playout: Playout | None = None,
     ):
         self.determinize = determinize
@@ -116,7 +131,7 @@ class ISMCTS:
             self.simulations = 0
             return int(legal[0])
         if self.exact is not None:
-            move = self.exact(game, state, player, rng)
+            move = self.exact(game, state, player, rng, self.determinize)
             if move is not None:
                 self.simulations = 0
                 return int(move)
@@ -186,6 +201,121 @@ class ISMCTS:
         return best
 
 
+class PairedSearch:
+    """The expert's move, changed only where paired simulations say another is better.
+
+    The prior (the game's ``heuristic``, reading the seat's observation) ranks the legal moves;
+    the search keeps its first ``width``. Each sample deals a determinization and plays every
+    kept move in it, each followed by the same rollout (the generator is rewound between
+    them: common random numbers), so the candidates meet the same hidden cards and the same
+    draws and their difference is measured with far less noise than their values. It plays
+    the move with the best mean advantage over the expert's choice when that advantage
+    exceeds ``confidence`` standard errors, else the expert's choice; a move the prior never
+    questions (a single candidate) is played at once.
+    """
+
+    def __init__(
+        self,
+        determinize: Determinizer,
+        prior: Prior,
+        evaluate: Evaluator | None = None,
+        rollout: Policy = random_policy,
+        rollout_depth: int = 20,
+        width: int = 3,
+        confidence: float = 1.0,
+    ):
+        self.determinize = determinize
+        self.prior = prior
+        self.evaluate = evaluate
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.width = width
+        self.confidence = confidence
+        self.simulations = 0  # of the last search, for benchmarks
+
+    def search(
+        self,
+        game: Game,
+        state: State,
+        player: int,
+        rng: np.random.Generator,
+        simulations: int | None = None,
+        seconds: float | None = None,
+    ) -> int:
+        """The action for ``player`` (who must be to move in ``state``)."""
+        if game.current_player(state) != player:
+            raise ValueError(f"player {player} is not to move")
+        moves = self.prior(game, state, player)[: self.width]
+        self.simulations = 0
+        if len(moves) == 1:
+            return moves[0]
+        base = float(game.returns(state)[player])
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        values: list[list[float]] = []
+        n = 0
+        while (simulations is None or n < simulations) and (
+            deadline is None or time.perf_counter() < deadline or n == 0
+        ):
+            dealt = self.determinize(game, state, player, rng)
+            start = rng.bit_generator.state
+            row = []
+            for i, move in enumerate(moves):
+                rng.bit_generator.state = start
+                s = dealt if i == len(moves) - 1 else dealt.clone()
+                game.apply_action(s, move)
+                row.append(self._value(game, s, player, rng) - base)
+            values.append(row)
+            n += len(moves)
+        self.simulations = n
+        return moves[self.choose(np.array(values))]
+
+    def _value(self, game: Game, s: State, player: int, rng: np.random.Generator) -> float:
+        for _ in range(self.rollout_depth):
+            if game.is_terminal(s):
+                return float(game.returns(s)[player])
+            game.apply_action(s, self.rollout(game, s, rng))
+        if game.is_terminal(s) or self.evaluate is None:
+            return float(game.returns(s)[player])
+        return float(self.evaluate(game, s)[player])
+
+    def choose(self, values: np.ndarray) -> int:
+        """The column to play of ``values`` (samples x moves, the expert's choice first): the
+        best mean advantage over column 0 if it exceeds ``confidence`` standard errors."""
+        if len(values) < 2:
+            return 0
+        diffs = values[:, 1:] - values[:, :1]
+        mean = diffs.mean(axis=0)
+        error = diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
+        sure = mean > self.confidence * error
+        if not sure.any():
+            return 0
+        return 1 + int(np.argmax(np.where(sure, mean, -np.inf)))
+
+
+class ExpertPrior:
+    """The game's ``heuristic`` as a prior: its ranking of the legal moves (``ranking``) from
+    the seat's observation, so the prior sees exactly what the seat may see. The expert and
+    the observer are built for the config of the game being played."""
+
+    def __init__(self, env_id: str, seed: int | None):
+        self.env_id = env_id
+        self.seed = seed
+        self.config = None
+        self.expert = self.observer = None
+
+    def __call__(self, game: Game, state: State, player: int) -> list[int]:
+        if game.config != self.config:
+            import taas.agents
+            import taas.envs
+
+            rules = dataclasses.asdict(game.config)
+            self.observer = taas.envs.make(self.env_id, wrapped=False, **rules).observer
+            self.expert = taas.agents.make("heuristic", self.env_id, seed=self.seed,
+                                           config=rules)
+            self.config = game.config
+        return self.expert.ranking(self.observer.encode(state, player), game.legal_mask(state))
+
+
 def game_module(env_id: str, part: str) -> ModuleType:
     """``taas.envs.<game>.<part>`` for an env id such as ``mariage_v1``."""
     family = env_id.rsplit("_v", 1)[0]
@@ -203,7 +333,8 @@ class SearchAgent(Agent):
     uses_state = True
     cheats = False
 
-    def __init__(self, search: ISMCTS, simulations: int | None, seconds: float | None,
+    def __init__(self, search: ISMCTS | PairedSearch, simulations: int | None,
+                 seconds: float | None,
                  seed: int | None = None):
         super().__init__(seed)
         self.search = search
@@ -215,6 +346,17 @@ class SearchAgent(Agent):
         simulations, seconds = parse_budget(arg)
         module = game_module(env_id, "determinize")
         determinize = _true_state if cls.cheats else module.determinize
+        if hasattr(module, "WIDTH"):
+            search = PairedSearch(
+                determinize,
+                ExpertPrior(env_id, seed),
+                evaluate=getattr(module, "evaluate", None),
+                rollout=getattr(module, "rollout", random_policy),
+                rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
+                width=module.WIDTH,
+                confidence=module.CONFIDENCE,
+            )
+            return cls(search, simulations, seconds, seed)
         search = ISMCTS(
             determinize,
             evaluate=getattr(module, "evaluate", None),

@@ -11,7 +11,7 @@ import pytest
 
 import taas
 import taas.agents
-from taas.agents.search import ISMCTS
+from taas.agents.search import ISMCTS, PairedSearch
 from taas.envs.core.cards import NUM_KINDS
 
 ENVS = ["continental_v1", "romme_v1", "marriage_v1"]
@@ -137,8 +137,8 @@ def _swap_hidden(game, s, player: int):
 @pytest.mark.parametrize("env_id", ENVS)
 def test_search_cannot_peek_at_hidden_cards(env_id):
     """Two true states that differ only in the hidden cards give the same determinizations
-    and the same seeded decision, from the registered agent (with the game's exact moves and
-    exploration) and from the bare search alike."""
+    and the same seeded decision, from the registered agent (the paired search on the
+    heuristic's ranking) and from the bare tree search alike."""
     det = module(env_id)
     tried = 0
     for game, s in positions(env_id, 4, seed=6):
@@ -152,7 +152,7 @@ def test_search_cannot_peek_at_hidden_cards(env_id):
         picks = []
         for state in (s, u):
             agent = taas.agents.make("ismcts:12", env_id, seed=3, config={"num_players": 3})
-            assert agent.search.exploration == det.EXPLORATION
+            assert agent.search.width == det.WIDTH
             picks.append(agent.act_state(game, state, p))
         assert picks[0] == picks[1]
         search = ISMCTS(det.determinize, det.evaluate, det.rollout, det.ROLLOUT_DEPTH)
@@ -190,3 +190,75 @@ def test_leaf_value_follows_the_reward():
     assert zero.sum() == pytest.approx(0.0)
     win = leaf_returns(base, [0, 1, 2], charges, distances, 1.0, "win")
     assert win.sum() == pytest.approx(0.0) and win[2] == pytest.approx(-0.5)
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_expert_ranking_starts_with_its_move(env_id):
+    """The prior the search improves on: the heuristic's ranking holds distinct legal moves,
+    and its first is what the heuristic plays."""
+    env = taas.make(env_id, wrapped=False, num_players=3)
+    ranker = taas.agents.make("heuristic", env_id, seed=0, config={"num_players": 3})
+    player = taas.agents.make("heuristic", env_id, seed=0, config={"num_players": 3})
+    several = 0
+    for game, s in positions(env_id, 30, seed=7):
+        p = game.current_player(s)
+        obs, mask = env.observer.encode(s, p), game.legal_mask(s)
+        ranked = ranker.ranking(obs, mask)
+        assert ranked[0] == player.act(obs, mask)
+        assert len(set(ranked)) == len(ranked) and all(mask[a] for a in ranked)
+        several += len(ranked) > 1
+    assert several >= 10
+
+
+def test_paired_choice_leaves_the_expert_only_when_sure():
+    """Column 0 is the expert's move: an alternative wins only by a clear mean advantage."""
+    search = PairedSearch(None, None, confidence=1.0)
+    noisy = np.array([[0.0, 5.0], [0.0, -4.0], [0.0, 6.0], [0.0, -5.0]])
+    assert search.choose(noisy) == 0  # +0.5 on average, with a standard error of 2.9
+    clear = np.array([[0.0, 1.0, 3.0], [-2.0, -1.5, 0.5], [1.0, 2.2, 3.9]])
+    assert search.choose(clear) == 2
+    worse = np.array([[0.0, -1.0], [1.0, 0.0], [2.0, 1.0]])
+    assert search.choose(worse) == 0
+    assert search.choose(np.array([[0.0, 9.0]])) == 0  # one sample says nothing
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_candidates_meet_the_same_deals_and_rollouts(env_id):
+    """Common random numbers: a move paired with itself gets exactly the same value in every
+    sample (same determinization, rewound rollout generator), so noise cancels in the pair."""
+    det = module(env_id)
+    game, s = positions(env_id, 1, seed=8)[0]
+    p = game.current_player(s)
+    move = int(np.flatnonzero(game.legal_mask(s))[0])
+    seen = []
+
+    def choose(values):
+        seen.append(values)
+        return 0
+
+    search = PairedSearch(det.determinize, lambda g, st, q: [move, move], det.evaluate,
+                          det.rollout, det.ROLLOUT_DEPTH)
+    search.choose = choose
+    search.search(game, s, p, np.random.default_rng(0), simulations=40)
+    values = seen[0]
+    assert values.shape == (20, 2) and (values[:, 0] == values[:, 1]).all()
+    assert len(set(values[:, 0].tolist())) > 1, "samples should differ from each other"
+
+
+def test_time_budget_bounds_the_paired_search():
+    """``ismcts:0.05s`` stops sampling at its deadline (one sample, at least, always runs)."""
+    import time
+
+    agent = taas.agents.make("ismcts:0.05s", "continental_v1", seed=0)
+    states = positions("continental_v1", 10, seed=9)
+    game, s = states[0]
+    agent.act_state(game, s, game.current_player(s))  # builds the expert and its observer
+    for game, s in states[1:]:
+        start = time.perf_counter()
+        move = agent.act_state(game, s, game.current_player(s))
+        elapsed = time.perf_counter() - start
+        assert game.legal_mask(s)[move]
+        if agent.search.simulations:
+            assert elapsed < 0.5 and agent.search.simulations >= 3
+            return
+    raise AssertionError("no searched decision")

@@ -4,10 +4,10 @@ rollouts (the shared rummy part: :mod:`taas.envs.core.determinize`).
 Continental melds nothing before going out, so what a seat sees is its own hand, the discard
 pile and the seats' pile records (whatever the others took and have not discarded is still
 theirs). A hand that goes out pays nothing, every other hand pays all its cards: going out
-is never searched (:func:`exact`), and a cut-short rollout is scored by how many cards each
-hand still has to draw, each raced against rivals at ``RIVAL`` cards rather than against the
-others' dealt hands, which differ in every determinization and would drown the few points
-between two discards in noise.
+is never searched (it is the heuristic's only candidate), and a cut-short rollout is scored
+by how many cards each hand still has to draw, each raced against rivals at ``RIVAL`` cards
+rather than against the others' dealt hands, which differ in every determinization and would
+drown the few points between two discards in noise.
 """
 
 from __future__ import annotations
@@ -18,14 +18,15 @@ from taas.envs.continental import actions as A
 from taas.envs.continental.hands import CARD_VALUES, penalty
 from taas.envs.continental.rules import BUY, DRAW, ContinentalGame, ContinentalState
 from taas.envs.core.cards import JOKER, NUM_RANKS
-from taas.envs.core.determinize import (  # noqa: F401 (EXPLORATION: read by the search)
-    EXPLORATION,
+from taas.envs.core.determinize import (
     known_holdings,
     leaf_returns,
     redeal,
 )
 
-ROLLOUT_DEPTH = 4  # a few greedy moves; longer rollouts add more noise than they tell
+ROLLOUT_DEPTH = 4  # the other seats' turns after the move: what they take from the pile
+WIDTH = 3  # the expert's best moves the search compares (see taas.agents.search.PairedSearch)
+CONFIDENCE = 1.0  # standard errors a move must gain over the expert's choice to replace it
 TEMPERATURE = 1.0  # in cards still to draw (see distance)
 RANDOM_MOVES = 0.1  # share of random rollout moves
 RIVAL = 4.0  # the distance of the rivals each seat races (see leaf_returns)
@@ -93,17 +94,6 @@ def rollout(game: ContinentalGame, state: ContinentalState, rng: np.random.Gener
         return A.DISCARD + JOKER
     key = ranks[_RANK[kinds]] * 100 - CARD_VALUES[kinds]
     return A.DISCARD + int(kinds[np.argmin(key)])
-
-
-def exact(game: ContinentalGame, state: ContinentalState, player: int,
-          rng: np.random.Generator) -> int | None:
-    """Go out whenever the rules allow, shedding the dearest card: a hand that goes out pays
-    nothing, the best any seat can do in a round, so there is nothing to search."""
-    mask = game.legal_mask(state)
-    out = np.flatnonzero(mask[A.GO_OUT : A.GO_OUT_NO_DISCARD])
-    if out.size:
-        return A.GO_OUT + int(out[np.argmax(CARD_VALUES[out])])
-    return A.GO_OUT_NO_DISCARD if mask[A.GO_OUT_NO_DISCARD] else None
 
 
 def evaluate(game: ContinentalGame, state: ContinentalState) -> np.ndarray:

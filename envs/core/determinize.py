@@ -36,11 +36,6 @@ _NEAR = (
 or same suit, within two ranks)."""
 
 
-# The rummies' UCB constant (each game's determinize module re-exports it): a round's values
-# spread over whole hands of penalty points while one discard moves an estimate by a few, so
-# the search's default (0.7) would visit nearly uniformly
-EXPLORATION = 0.25
-
 def known_holdings(taken: np.ndarray, played: np.ndarray) -> np.ndarray:
     """Per seat and kind, the copies a seat surely holds: taken from the pile minus played
     (discarded, melded, set aside), clipped at zero. A lower bound whatever the order was,

@@ -206,18 +206,19 @@ def _cards(mask: int) -> list[int]:
 
 
 def exact(game: MariageGame, state: MariageState, player: int,
-          rng: np.random.Generator) -> int | None:
+          rng: np.random.Generator, sample=determinize) -> int | None:
     """Solved play in the closed phase, else None. With the talon gone the opponent's hand is
     known and the move is perfect; after a close the unseen cards may lie in the opponent's
     hand or the dead talon, so each move is scored by its perfect-play value averaged over
-    ``PIMC_SAMPLES`` determinizations (perfect-information Monte Carlo, strong in trick play)."""
+    ``PIMC_SAMPLES`` determinizations (perfect-information Monte Carlo, strong in trick play).
+    ``sample`` is the search's determinizer: the oracle's hands it the true state."""
     if not state.talon:
-        return best_action(game, determinize(game, state, player, rng))
+        return best_action(game, sample(game, state, player, rng))
     if state.closed_by < 0:
         return None
     sign = 1 if player == 0 else -1
     totals: dict[int, float] = {}
     for _ in range(PIMC_SAMPLES):
-        for a, v in action_values(game, determinize(game, state, player, rng)).items():
+        for a, v in action_values(game, sample(game, state, player, rng)).items():
             totals[a] = totals.get(a, 0.0) + sign * v
     return max(totals, key=totals.__getitem__)

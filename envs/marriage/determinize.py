@@ -4,8 +4,9 @@ rollouts (the shared rummy part: :mod:`taas.envs.core.determinize`).
 Besides its own hand and the discard pile a seat sees the wild-card indicator, the dublees set
 aside by swaps and the hands revealed by invalid shows (those seats are out of the round, so
 their hands stay as revealed). A cut-short rollout is scored by each hand's least deadwood
-(the penalty it would pay now), which also says how far it is from showing. A valid show is
-never searched: it is played at once (:func:`exact`).
+(the penalty it would pay now), which also says how far it is from showing. The search
+compares only the heuristic's best draws, discards and swaps (``WIDTH``); a valid show it
+plays at once, as the heuristic does.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ import numpy as np
 
 from taas.envs.core import melds
 from taas.envs.core.cards import JOKER
-from taas.envs.core.determinize import (  # noqa: F401 (EXPLORATION: read by the search)
-    EXPLORATION,
+from taas.envs.core.determinize import (
     known_holdings,
     leaf_returns,
     meld_partners,
@@ -26,6 +26,8 @@ from taas.envs.marriage.rules import DRAW, MarriageGame, MarriageState
 
 ROLLOUT_DEPTH = 6  # a turn of every seat at three players: the deadwood solver scores the rest
 RANDOM_MOVES = 0.1  # share of random rollout moves
+WIDTH = 3  # the expert's best moves the search compares (see taas.agents.search.PairedSearch)
+CONFIDENCE = 1.0  # standard errors a move must gain over the expert's choice to replace it
 TEMPERATURE = 15.0  # in penalty points (see evaluate)
 
 
@@ -88,15 +90,6 @@ def _show(game: MarriageGame, state: MarriageState, mask: np.ndarray) -> int | N
     if mask[A.SHOW_ALL] and (not penalize or scorer.can_show(hand)):
         return A.SHOW_ALL
     return None
-
-
-def exact(game: MarriageGame, state: MarriageState, player: int,
-          rng: np.random.Generator) -> int | None:
-    """Show whenever a valid show is legal: the seat that shows pays nothing, the best any
-    seat can do in a round, so there is nothing to search."""
-    if state.phase == DRAW:
-        return None
-    return _show(game, state, game.legal_mask(state))
 
 
 def evaluate(game: MarriageGame, state: MarriageState) -> np.ndarray:

@@ -5,8 +5,8 @@ Besides its own hand and the discard pile a seat sees every meld on the table. M
 record which seat laid each card, so a card a seat took from the pile counts as still held
 only beyond the copies of its kind now on the table. A cut-short rollout is scored by hand
 sizes (public, so the same in every determinization): an opened hand sheds cards fast, one
-that has not opened still needs its 40. The search decides draws and discards; melds,
-lay-offs and exchanges are played as the greedy player plays them (:func:`exact`).
+that has not opened still needs its 40. The search compares only the heuristic's best draws
+and discards (``WIDTH``); melds, lay-offs and exchanges it plays as the heuristic does.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_KINDS
-from taas.envs.core.determinize import (  # noqa: F401 (EXPLORATION: read by the search)
-    EXPLORATION,
+from taas.envs.core.determinize import (
     known_holdings,
     leaf_returns,
     meld_partners,
@@ -26,6 +25,8 @@ from taas.envs.romme.rules import DRAW, HAND_VALUES, RommeGame, RommeState, char
 
 ROLLOUT_DEPTH = 16  # about two turns of every seat at three players (a turn may lay melds)
 RANDOM_MOVES = 0.1  # share of random rollout moves
+WIDTH = 3  # the expert's best moves the search compares (see taas.agents.search.PairedSearch)
+CONFIDENCE = 1.0  # standard errors a move must gain over the expert's choice to replace it
 TEMPERATURE = 2.0  # in cards (see evaluate)
 UNOPENED = 4  # cards a hand that has not opened counts as being further from going out
 
@@ -98,18 +99,6 @@ def greedy(game: RommeGame, state: RommeState, mask: np.ndarray, legal: np.ndarr
         key = partners[kinds] * 100 - HAND_VALUES[kinds]
         return A.DISCARD + int(kinds[np.argmin(key)])
     return A.ABANDON if mask[A.ABANDON] else int(legal[0])
-
-
-def exact(game: RommeGame, state: RommeState, player: int,
-          rng: np.random.Generator) -> int | None:
-    """Lay what the greedy player lays (its opening, melds, lay-offs, exchanges) without
-    searching: the search spends its budget on the draw and the discard, where the choice is
-    close, not on placing cards, which always brings a hand nearer going out."""
-    if state.phase == DRAW:
-        return None
-    mask = game.legal_mask(state)
-    move = greedy(game, state, mask, np.flatnonzero(mask))
-    return None if A.DISCARD <= move < A.LAY_OFF else move
 
 
 def evaluate(game: RommeGame, state: RommeState) -> np.ndarray:

@@ -9,7 +9,7 @@ import pytest
 import taas
 import taas.agents
 from taas.agents.search import ISMCTS, SearchAgent
-from taas.envs.mariage.actions import CLAIM, NUM_CARDS
+from taas.envs.mariage.actions import CLAIM, CLOSE, NUM_CARDS
 from taas.envs.mariage.determinize import determinize, playout, rollout, unseen
 from taas.envs.mariage.endgame import best_action, deal_value, solve
 
@@ -146,6 +146,23 @@ def test_endgame_solver_equals_exhaustive_search(rules):
         after = s.clone()
         game.apply_action(after, move)
         assert _exhaustive(game, after, n) == expected
+
+
+def test_oracle_plays_the_closed_phase_on_the_true_cards():
+    """Right after a close the oracle's move is the solver's on the true deal (every sample it
+    solves is the truth), where ismcts solves deals of the unseen cards and sometimes differs."""
+    oracle = ismcts = 0
+    for game, s in positions(80, seed=13):
+        if not game.legal_mask(s)[CLOSE]:
+            continue
+        game.apply_action(s, CLOSE)
+        if game.is_terminal(s) or game.legal_mask(s).sum() < 2:
+            continue
+        p = game.current_player(s)
+        truth = best_action(game, s)
+        oracle += taas.agents.make("oracle:4", ENV, seed=0).act_state(game, s, p) != truth
+        ismcts += taas.agents.make("ismcts:4", ENV, seed=0).act_state(game, s, p) != truth
+    assert oracle == 0 and ismcts > 0
 
 
 def test_search_agents_play_only_legal_moves():
