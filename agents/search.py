@@ -77,6 +77,23 @@ def parse_budget(arg: str | None, default: int = 200) -> tuple[int | None, float
     raise ValueError(f"search budget {arg!r}: expected simulations (e.g. 200) or seconds (0.2s)")
 
 
+class Budget:
+    """A search's budget, started now: ``within(n)`` says whether another sample may follow
+    ``n`` simulations (``simulations`` of them, or until ``seconds`` have passed; the first
+    sample always runs)."""
+
+    def __init__(self, simulations: int | None, seconds: float | None):
+        self.simulations = simulations
+        self.deadline = None if seconds is None else time.perf_counter() + seconds
+
+    def __call__(self, n: int) -> bool:
+        if n == 0:
+            return True
+        if self.simulations is not None and n >= self.simulations:
+            return False
+        return self.deadline is None or time.perf_counter() < self.deadline
+
+
 def random_policy(game: Game, state: State, rng: np.random.Generator) -> int:
     """Uniform over the legal actions: the default rollout."""
     return int(rng.choice(np.flatnonzero(game.legal_mask(state))))
@@ -137,12 +154,10 @@ class ISMCTS:
                 return int(move)
         root = _Node()
         base = game.returns(state)
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        within = Budget(simulations, seconds)
         bounds = [math.inf, -math.inf]
         n = 0
-        while (simulations is None or n < simulations) and (
-            deadline is None or time.perf_counter() < deadline or n == 0
-        ):
+        while within(n):
             self._simulate(game, self.determinize(game, state, player, rng), root, base, rng,
                            bounds)
             n += 1
@@ -250,12 +265,10 @@ class PairedSearch:
         if len(moves) == 1:
             return moves[0]
         base = float(game.returns(state)[player])
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        within = Budget(simulations, seconds)
         values: list[list[float]] = []
         n = 0
-        while (simulations is None or n < simulations) and (
-            deadline is None or time.perf_counter() < deadline or n == 0
-        ):
+        while within(n):
             dealt = self.determinize(game, state, player, rng)
             start = rng.bit_generator.state
             row = []
