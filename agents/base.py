@@ -54,6 +54,12 @@ class GameResult:
     moves: list[tuple[int, int]] = field(default_factory=list)
 
 
+def either_first(first: int, second: int, mask: np.ndarray) -> list[int]:
+    """Two alternatives (the two draws, buy or pass) with the preferred one first, keeping only
+    the legal ones: a rule player's ``ranking`` of such a choice."""
+    return [a for a in (first, second) if mask[a]]
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 

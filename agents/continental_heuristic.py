@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from taas.agents.base import Agent
+from taas.agents.base import Agent, either_first
 from taas.agents.continental_greedy import discardable_naturals, go_out_or_joker
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import MAX_PLAYERS, Config
@@ -29,10 +29,6 @@ _RANK_OF = np.arange(JOKER) % NUM_RANKS
 BUY_MISSING = 4
 """Buy only when the hand lacks at most this many cards to be all in groups: two penalty cards
 set a far hand back further than one wanted card brings it on."""
-
-
-def _legal(actions: list[int], mask: np.ndarray) -> list[int]:
-    return [a for a in actions if mask[a]]
 
 
 def _ranks(counts: np.ndarray) -> np.ndarray:
@@ -88,12 +84,14 @@ class ContinentalHeuristicAgent(Agent):
         cards from least to most wanted, or only the move it never questions (going out)."""
         self._read(observation)
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
-            order = [A.DRAW_DISCARD, A.DRAW_STOCK]
-            return _legal(order[:: 1 if self._wants_top(action_mask) else -1], action_mask)
+            if self._wants_top(action_mask):
+                return either_first(A.DRAW_DISCARD, A.DRAW_STOCK, action_mask)
+            return either_first(A.DRAW_STOCK, A.DRAW_DISCARD, action_mask)
         if action_mask[A.BUY]:
             buy = self.top >= 0 and self._completes(self.top)
             buy = buy and self.missing(self.per_rank, self.jokers) <= BUY_MISSING
-            return _legal([A.BUY, A.PASS][:: 1 if buy else -1], action_mask)
+            return either_first(A.BUY, A.PASS, action_mask) if buy else either_first(
+                A.PASS, A.BUY, action_mask)
         out = go_out_or_joker(action_mask)
         if out is not None:
             return [out]

@@ -16,7 +16,7 @@ import dataclasses
 
 import numpy as np
 
-from taas.agents.base import Agent
+from taas.agents.base import Agent, either_first
 from taas.envs.core import melds
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS
 from taas.envs.core.config import build_config
@@ -154,8 +154,7 @@ class MarriageHeuristicAgent(Agent):
         self._read(observation)
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
             first = self._draw(action_mask)
-            other = A.DRAW_STOCK + A.DRAW_DISCARD - first
-            return [first, other] if action_mask[other] else [first]
+            return either_first(first, A.DRAW_STOCK + A.DRAW_DISCARD - first, action_mask)
         shows = np.flatnonzero(action_mask[A.SHOW : A.SHOW_ALL])
         if shows.size:
             return [A.SHOW + int(shows[0])]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from taas.agents.base import Agent
+from taas.agents.base import Agent, either_first
 from taas.envs.core.cards import JOKER, NUM_RANKS
 from taas.envs.core.opening import opening_search
 from taas.envs.romme import actions as A
@@ -81,8 +81,7 @@ class RommeHeuristicAgent(Agent):
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
             self._gave_up = False
             first = self._draw(observation, hand, action_mask)
-            other = A.DRAW_STOCK + A.DRAW_DISCARD - first
-            return [first, other] if action_mask[other] else [first]
+            return either_first(first, A.DRAW_STOCK + A.DRAW_DISCARD - first, action_mask)
         for a in np.flatnonzero(action_mask[A.EXCHANGE : A.MELD]):
             return [A.EXCHANGE + int(a)]
         if action_mask[A.MELD :].any() and not self._gave_up:
