@@ -191,6 +191,7 @@ def test_dagger_adds_the_clones_own_states_labelled_by_the_teacher(tmp_path):
     assert all(log[i]["eval_diff"] for i in (1, 2, 3)) and not log[0]["eval_diff"]
     for name in ("stage0.pt", "stage1.pt", "stage2.pt", "model.pt"):
         assert load_checkpoint(run / name)["deterministic"] is True
+    assert (run / "curve.png").stat().st_size > 0
     plays(run / "model.pt", "mariage_v1")
 
 

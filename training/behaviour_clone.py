@@ -26,9 +26,9 @@ raises. ``--deterministic`` stores in the model that it plays its most probable 
 
 writes to ``--run-dir``: ``model.pt`` (``ppo:RUN_DIR/model.pt``; it also holds the critic, which
 ``selfplay_ppo --init-from`` loads), ``stage<k>.pt`` (the model after the teacher's deals,
-k=0, and after each DAgger iteration) and ``curve.csv`` (one row per epoch; the last of each
-stage evaluated against ``--eval-opponent`` on duplicate deals). Same seed, one thread: the
-same model.
+k=0, and after each DAgger iteration), ``curve.csv`` (one row per epoch; the last of each
+stage evaluated against ``--eval-opponent`` on duplicate deals) and its plot ``curve.png``.
+Same seed, one thread: the same model.
 """
 
 from __future__ import annotations
@@ -44,7 +44,14 @@ from tqdm import tqdm
 import taas.agents
 import taas.envs
 from taas.agents.learned import PolicyNet, PPOAgent, model_meta, save_model
-from taas.training.common import CurveLog, default_opponent, evaluate, parse_args, parse_rules
+from taas.training.common import (
+    CurveLog,
+    default_opponent,
+    evaluate,
+    parse_args,
+    parse_rules,
+    plot_curve,
+)
 
 
 @dataclass
@@ -223,6 +230,11 @@ def train(args: Args) -> Path:
                              == new[2][mine]).float().mean())
         data = tuple(torch.cat(pair) for pair in zip(data, new, strict=True))
         fit(args.dagger_epochs, stage, {"visited_accuracy": visited})
+    plot_curve(run_dir / "curve.csv", run_dir / "curve.png",
+               f"{args.env_id} clone of {args.teacher}, evaluated at the end of each stage",
+               x="epoch", xlabel="epochs (stage 0 the teacher's deals, then DAgger iterations)",
+               lower=("heldout_accuracy", "visited_accuracy"),
+               lower_label="accuracy (teacher's move)")
     return run_dir
 
 
