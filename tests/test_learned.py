@@ -170,7 +170,7 @@ def test_a_deterministic_checkpoint_plays_its_most_probable_move(tmp_path):
     mask = raw.game.legal_mask(state)
     obs = raw.observer.encode(state, raw.game.current_player(state))
     with torch.no_grad():
-        best = int(net.logits(torch.as_tensor(obs), torch.as_tensor(mask).bool()).argmax())
+        best = int(net.logits(torch.tensor(obs), torch.tensor(mask).bool()).argmax())
     argmax = [taas.agents.make(f"ppo:{tmp_path / 'argmax.pt'}", ENV, seed=s).act(obs, mask)
               for s in range(20)]
     sampled = {taas.agents.make(f"ppo:{tmp_path / 'sampled.pt'}", ENV, seed=s).act(obs, mask)

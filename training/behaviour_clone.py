@@ -89,7 +89,7 @@ FIELDS = ["epoch", "stage", "samples", "visited_accuracy", "policy_loss", "value
 
 
 def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
-           reward_scale: float, learner=None) -> tuple[list, list, list, list]:
+           reward_scale: float, learner=None) -> tuple[list, ...]:
     """Observations, masks, the teacher's actions and each decision's discounted return, for
     ``deals`` deals with the teacher in every seat (a seat's reward between two of its decisions
     is the change in its return, as in :mod:`taas.training.selfplay_ppo`). With a ``learner``,
