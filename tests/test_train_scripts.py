@@ -179,9 +179,9 @@ def test_behaviour_clone_critic_targets_are_discounted_returns():
 
 
 def test_dagger_adds_the_clones_own_states_labelled_by_the_teacher(tmp_path):
-    args = behaviour_clone.Args(run_dir=str(tmp_path / "bc"), deals=20, hidden=16, epochs=2,
-                                dagger_iters=2, dagger_deals=6, dagger_epochs=1,
-                                deterministic=True, eval_deals=2, progress=False)
+    args = behaviour_clone.Args(run_dir=str(tmp_path / "bc"), deals=12, hidden=16, epochs=2,
+                                dagger_iters=2, dagger_deals=4, dagger_epochs=1,
+                                deterministic=True, eval_deals=1, progress=False)
     run = behaviour_clone.train(args)
     log = rows(run)
     assert [int(r["stage"]) for r in log] == [0, 0, 1, 2]
