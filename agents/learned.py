@@ -19,6 +19,13 @@ A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
     actor         the actor's state_dict
     critic        optional: the critic's state_dict, which playing ignores; a run that
                   continues this model (``selfplay_ppo --init-from``) starts from it
+    deterministic optional, default False: ``ppo:`` plays the most probable legal move
+                  instead of sampling (a behaviour clone plays its teacher best that way;
+                  files without the key keep sampling)
+
+The rules must match one of ``configs`` except ``reward``, which only says what the training
+signal was (a Continental model trained on ``reward="zero_sum"`` plays a ``"points"`` table the
+same way), so it is not compared.
 """
 
 from __future__ import annotations
@@ -150,6 +157,7 @@ def check_fits(ckpt: dict, path: str | Path, env_id: str, game, obs_size: int) -
     defaults = {f.name: f.default for f in dataclasses.fields(game.config)
                 if f.default is not dataclasses.MISSING}
     configs = [{**defaults, **c} for c in ckpt["configs"]]
+    config, configs = _play_rules(config), [_play_rules(c) for c in configs]
     if config not in configs:
         trained = configs[0]
         diff = ", ".join(
@@ -164,6 +172,11 @@ def check_fits(ckpt: dict, path: str | Path, env_id: str, game, obs_size: int) -
             f"checkpoint {path} expects observations of {ckpt['obs_size']} and "
             f"{ckpt['num_actions']} actions; {env_id} has {obs_size} and {game.num_actions}"
         )
+
+
+def _play_rules(config: dict) -> dict:
+    """The rules that change how a game plays: all but the reward (see the module docstring)."""
+    return {k: v for k, v in config.items() if k != "reward"}
 
 
 @functools.lru_cache(maxsize=16)
@@ -185,19 +198,23 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
             f"({str(err).splitlines()[0]})"
         ) from None
     net.eval()
-    return net, {k: ckpt[k] for k in META_KEYS}
+    return net, {**{k: ckpt[k] for k in META_KEYS},
+                 "deterministic": bool(ckpt.get("deterministic", False))}
 
 
 class PPOAgent(Agent):
     """Samples a legal action from a trained policy with its own seeded RNG: the stochastic
-    policy PPO trained, reproducible from the seed. (Always taking the most probable action can
-    repeat a pair of moves that undo each other forever, e.g. a Rommé meld and its abandon.)"""
+    policy PPO trained, reproducible from the seed. A checkpoint saved with
+    ``deterministic=True`` plays its most probable move instead; that is opt-in per file, since
+    always taking the most probable action can repeat a pair of moves that undo each other
+    forever (e.g. a Rommé meld and its abandon)."""
 
     name = "ppo"
 
     def __init__(self, net: PolicyNet, meta: dict, seed: int | None = None):
         super().__init__(seed)
         self.net, self.meta = net, meta
+        self.deterministic = bool(meta.get("deterministic", False))
 
     @classmethod
     def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> PPOAgent:
@@ -212,5 +229,7 @@ class PPOAgent(Agent):
         with torch.no_grad():
             logits = self.net.logits(torch.as_tensor(observation, dtype=torch.float32),
                                      torch.from_numpy(np.array(action_mask, dtype=bool)))
+        if self.deterministic:
+            return int(logits.argmax())
         probs = torch.softmax(logits.double(), -1).numpy()
         return int(self.rng.choice(len(probs), p=probs / probs.sum()))

@@ -158,3 +158,31 @@ def test_a_flag_added_after_training_is_read_at_its_default():
     with pytest.raises(CheckpointError, match="max_abandons_per_turn=5"):
         taas.agents.make("ppo:romme", "romme_v1", seed=0,
                          config={"num_players": 2, "max_abandons_per_turn": 5})
+
+
+def test_a_deterministic_checkpoint_plays_its_most_probable_move(tmp_path):
+    """``deterministic`` in the file makes ``ppo:`` take the argmax of the legal logits; a file
+    without the key (every model saved before it existed) keeps sampling."""
+    meta, net = write_model(tmp_path / "sampled.pt", seed=4)
+    save_model(tmp_path / "argmax.pt", {**meta, "deterministic": True}, net.actor)
+    raw = taas.envs.make(ENV, wrapped=False)
+    state = raw.game.new_state(np.random.default_rng(2))
+    mask = raw.game.legal_mask(state)
+    obs = raw.observer.encode(state, raw.game.current_player(state))
+    with torch.no_grad():
+        best = int(net.logits(torch.tensor(obs), torch.tensor(mask).bool()).argmax())
+    argmax = [taas.agents.make(f"ppo:{tmp_path / 'argmax.pt'}", ENV, seed=s).act(obs, mask)
+              for s in range(20)]
+    sampled = {taas.agents.make(f"ppo:{tmp_path / 'sampled.pt'}", ENV, seed=s).act(obs, mask)
+               for s in range(20)}
+    assert argmax == [best] * 20 and len(sampled) > 1 and mask.sum() > 1
+
+
+def test_a_model_trained_on_another_reward_plays_the_default_table(tmp_path):
+    """The reward is the training signal, not a rule of play: a Continental model trained on
+    ``reward="zero_sum"`` plays a default (``"points"``) table; other rules still must match."""
+    write_model(tmp_path / "m.pt", "continental_v1", reward="zero_sum")
+    taas.agents.make(f"ppo:{tmp_path / 'm.pt'}", "continental_v1", seed=0)
+    with pytest.raises(CheckpointError, match="jokers=0 \\(trained: 4\\)"):
+        taas.agents.make(f"ppo:{tmp_path / 'm.pt'}", "continental_v1", seed=0,
+                         config={"jokers": 0})

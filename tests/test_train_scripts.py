@@ -176,3 +176,43 @@ def test_behaviour_clone_critic_targets_are_discounted_returns():
                                                                     seed=0), 1, rng, 0.5, 2.0)
     expected = [2.0 * final[p] * 0.5 ** seats[i + 1:].count(p) for i, p in enumerate(seats)]
     assert targets == pytest.approx(expected)
+
+
+def test_dagger_adds_the_clones_own_states_labelled_by_the_teacher(tmp_path):
+    args = behaviour_clone.Args(run_dir=str(tmp_path / "bc"), deals=12, hidden=16, epochs=2,
+                                dagger_iters=2, dagger_deals=4, dagger_epochs=1,
+                                deterministic=True, eval_deals=1, progress=False)
+    run = behaviour_clone.train(args)
+    log = rows(run)
+    assert [int(r["stage"]) for r in log] == [0, 0, 1, 2]
+    assert not log[0]["visited_accuracy"] and 0 <= float(log[2]["visited_accuracy"]) <= 1
+    samples = [int(r["samples"]) for r in log]
+    assert samples[0] == samples[1] < samples[2] < samples[3]
+    assert all(log[i]["eval_diff"] for i in (1, 2, 3)) and not log[0]["eval_diff"]
+    for name in ("stage0.pt", "stage1.pt", "stage2.pt", "model.pt"):
+        assert load_checkpoint(run / name)["deterministic"] is True
+    assert (run / "curve.png").stat().st_size > 0
+    plays(run / "model.pt", "mariage_v1")
+
+
+def test_dagger_records_the_learners_states_with_the_teachers_moves():
+    """The learner moves in seat ``deal % players``; the samples at the indices it returns are
+    exactly the observations the learner saw, labelled with the teacher's move."""
+    raw = taas.envs.make("mariage_v1", wrapped=False)
+    teacher = taas.agents.make("heuristic", "mariage_v1", seed=0)
+
+    class Spy:
+        def __init__(self):
+            self.random, self.seen = taas.agents.make("random", "mariage_v1", seed=1), []
+
+        def act(self, obs, mask):
+            self.seen.append(obs)
+            return self.random.act(obs, mask)
+
+    spy = Spy()
+    obs, masks, acts, _, mine = behaviour_clone.record(raw, teacher, 4, np.random.default_rng(0),
+                                                       0.99, 1.0, learner=spy)
+    assert len(mine) == len(spy.seen) > 0
+    assert all(np.array_equal(obs[k], seen) for k, seen in zip(mine, spy.seen, strict=True))
+    assert all(acts[k] == teacher.act(obs[k], masks[k]) for k in mine)
+    assert any(acts[k] != spy.random.act(obs[k], masks[k]) for k in mine)  # not the mover's

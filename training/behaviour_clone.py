@@ -14,9 +14,21 @@ The actor is trained as a classifier over the legal actions (masked cross-entrop
 by regression on those returns, so PPO's first advantages come from a critic that already knows
 the game. A tenth of the deals is held out: the curve reports the accuracy on those.
 
+DAgger (``--dagger-iters K``): a clone trained on the teacher's deals only has seen the states
+the teacher reaches; its own small mistakes lead it elsewhere, where it errs more (imitation's
+compounding errors). Each DAgger iteration lets the current clone play one seat (rotating)
+among teachers for ``--dagger-deals`` deals, labels every decision with the teacher's move
+(the clone's seat included: the teacher is asked, the clone's move is played), adds them to the
+data and trains ``--dagger-epochs`` more epochs on all of it. ``visited_accuracy`` in the curve
+is the clone's accuracy on its own seat's new states before that refit: the number DAgger
+raises. ``--deterministic`` stores in the model that it plays its most probable move (see
+:mod:`taas.agents.learned`); the DAgger clone then plays that way too.
+
 writes to ``--run-dir``: ``model.pt`` (``ppo:RUN_DIR/model.pt``; it also holds the critic, which
-``selfplay_ppo --init-from`` loads) and ``curve.csv`` (one row per epoch, the last one evaluated
-against ``--eval-opponent`` on duplicate deals). Same seed, one thread: the same model.
+``selfplay_ppo --init-from`` loads), ``stage<k>.pt`` (the model after the teacher's deals,
+k=0, and after each DAgger iteration), ``curve.csv`` (one row per epoch; the last of each
+stage evaluated against ``--eval-opponent`` on duplicate deals) and its plot ``curve.png``.
+Same seed, one thread: the same model.
 """
 
 from __future__ import annotations
@@ -31,8 +43,15 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
-from taas.agents.learned import PolicyNet, model_meta, save_model
-from taas.training.common import CurveLog, default_opponent, evaluate, parse_args, parse_rules
+from taas.agents.learned import PolicyNet, PPOAgent, model_meta, save_model
+from taas.training.common import (
+    CurveLog,
+    default_opponent,
+    evaluate,
+    parse_args,
+    parse_rules,
+    plot_curve,
+)
 
 
 @dataclass
@@ -51,6 +70,12 @@ class Args:
     gamma: float = field(default=0.99, metadata={"help": "discount of the critic's targets"})
     reward_scale: float = field(default=1.0, metadata={"help": "multiplies the game's points"})
     vf_coef: float = 0.5
+    deterministic: bool = field(default=False, metadata={
+        "help": "the model plays its most probable move (stored in model.pt)"})
+    dagger_iters: int = field(default=0, metadata={
+        "help": "DAgger iterations: the clone plays, the teacher labels, refit"})
+    dagger_deals: int = field(default=500, metadata={"help": "deals per DAgger iteration"})
+    dagger_epochs: int = field(default=3, metadata={"help": "epochs on all data per iteration"})
     eval_deals: int = 100
     eval_opponent: str = ""
     eval_seed: int = 100_000
@@ -58,18 +83,21 @@ class Args:
     progress: bool = True
 
 
-FIELDS = ["epoch", "samples", "policy_loss", "value_loss", "train_accuracy",
-          "heldout_accuracy", "eval_diff", "eval_diff_low", "eval_diff_high", "eval_win_rate"]
+FIELDS = ["epoch", "stage", "samples", "visited_accuracy", "policy_loss", "value_loss",
+          "train_accuracy", "heldout_accuracy", "eval_diff", "eval_diff_low", "eval_diff_high",
+          "eval_win_rate"]
 
 
 def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
-           reward_scale: float) -> tuple[list, list, list, list]:
+           reward_scale: float, learner=None) -> tuple[list, ...]:
     """Observations, masks, the teacher's actions and each decision's discounted return, for
     ``deals`` deals with the teacher in every seat (a seat's reward between two of its decisions
-    is the change in its return, as in :mod:`taas.training.selfplay_ppo`)."""
+    is the change in its return, as in :mod:`taas.training.selfplay_ppo`). With a ``learner``,
+    it plays seat ``deal % players`` instead (the teacher still labels that seat's states), and
+    a fifth list gives the indices of the learner's decisions."""
     game, observer = raw.game, raw.observer
-    obs_l, mask_l, act_l, ret_l = [], [], [], []
-    for _ in range(deals):
+    obs_l, mask_l, act_l, ret_l, mine = [], [], [], [], []
+    for deal in range(deals):
         state = game.new_state(rng)
         seats: dict[int, list] = {}  # seat -> [(sample index, its return when it decided)]
         while not game.is_terminal(state):
@@ -80,7 +108,11 @@ def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
             mask_l.append(mask)
             act_l.append(teacher.act(obs, mask))
             ret_l.append(0.0)
-            game.apply_action(state, act_l[-1])
+            if learner is not None and p == deal % len(raw.possible_agents):
+                mine.append(len(act_l) - 1)
+                game.apply_action(state, learner.act(obs, mask))
+            else:
+                game.apply_action(state, act_l[-1])
         final = game.returns(state)
         for p, decisions in seats.items():
             later = final[p]
@@ -88,7 +120,7 @@ def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
             for k, base in reversed(decisions):
                 target = (later - base) * reward_scale + gamma * target
                 ret_l[k], later = target, base
-    return obs_l, mask_l, act_l, ret_l
+    return (obs_l, mask_l, act_l, ret_l) + ((mine,) if learner is not None else ())
 
 
 def train(args: Args) -> Path:
@@ -133,37 +165,76 @@ def train(args: Args) -> Path:
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     meta = model_meta(args.env_id, [r.game for r in raws], obs_size, args.hidden,
                       dataclasses.asdict(args), "behaviour_clone")
+    meta["deterministic"] = args.deterministic
     log = CurveLog(run_dir / "curve.csv", FIELDS)
-    n = len(data[2])
-    for epoch in tqdm(range(1, args.epochs + 1), disable=not args.progress, desc=args.env_id,
-                      unit="epoch"):
-        losses, correct = [], 0
-        for mb in np.array_split(rng.permutation(n), max(1, n // args.batch_size)):
-            obs, mask, act, ret = (t[mb] for t in data)
-            logits = net.logits(obs, mask)
-            pg_loss = torch.nn.functional.cross_entropy(logits, act)
-            v_loss = 0.5 * ((net.value(obs) - ret) ** 2).mean()
-            optimizer.zero_grad()
-            (pg_loss + args.vf_coef * v_loss).backward()
-            optimizer.step()
-            losses.append((pg_loss.item(), v_loss.item()))
-            correct += int((logits.argmax(-1) == act).sum())
-        row = {"epoch": epoch, "samples": n, "policy_loss": float(np.mean([x[0] for x in losses])),
-               "value_loss": float(np.mean([x[1] for x in losses])),
-               "train_accuracy": correct / n}
-        if held:
-            with torch.no_grad():
-                row["heldout_accuracy"] = float(
-                    (net.logits(held[0], held[1]).argmax(-1) == held[2]).float().mean())
-        if epoch == args.epochs:
-            save_model(run_dir / "model.pt", meta, net.actor, critic=net.critic.state_dict())
-            with torch.random.fork_rng(devices=[]):
-                row.update(evaluate(run_dir / "model.pt", args.env_id, table_rules[0],
-                                    args.eval_opponent or default_opponent(args.env_id),
-                                    args.eval_deals, args.eval_seed))
-        log.write(row)
-        tqdm.write(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
-                             for k, v in row.items()))
+    epoch = 0
+
+    def fit(epochs: int, stage: int, first: dict) -> None:
+        """``epochs`` passes over ``data``; the last one saves the stage's model and evaluates."""
+        nonlocal epoch
+        n = len(data[2])
+        for last in tqdm([False] * (epochs - 1) + [True], disable=not args.progress,
+                         desc=f"{args.env_id} stage {stage}", unit="epoch"):
+            epoch += 1
+            losses, correct = [], 0
+            for mb in np.array_split(rng.permutation(n), max(1, n // args.batch_size)):
+                obs, mask, act, ret = (t[mb] for t in data)
+                logits = net.logits(obs, mask)
+                pg_loss = torch.nn.functional.cross_entropy(logits, act)
+                v_loss = 0.5 * ((net.value(obs) - ret) ** 2).mean()
+                optimizer.zero_grad()
+                (pg_loss + args.vf_coef * v_loss).backward()
+                optimizer.step()
+                losses.append((pg_loss.item(), v_loss.item()))
+                correct += int((logits.argmax(-1) == act).sum())
+            row = {"epoch": epoch, "stage": stage, "samples": n, **first,
+                   "policy_loss": float(np.mean([x[0] for x in losses])),
+                   "value_loss": float(np.mean([x[1] for x in losses])),
+                   "train_accuracy": correct / n}
+            first = {}
+            if held:
+                with torch.no_grad():
+                    row["heldout_accuracy"] = float(
+                        (net.logits(held[0], held[1]).argmax(-1) == held[2]).float().mean())
+            if last:
+                save_model(run_dir / f"stage{stage}.pt", meta, net.actor,
+                           critic=net.critic.state_dict())
+                save_model(run_dir / "model.pt", meta, net.actor, critic=net.critic.state_dict())
+                with torch.random.fork_rng(devices=[]):
+                    row.update(evaluate(run_dir / "model.pt", args.env_id, table_rules[0],
+                                        args.eval_opponent or default_opponent(args.env_id),
+                                        args.eval_deals, args.eval_seed))
+            log.write(row)
+            tqdm.write(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
+                                 for k, v in row.items()))
+
+    fit(args.epochs, 0, {})
+
+    # ---- DAgger: the clone plays one seat, the teacher labels its states, refit on all data
+    dagger_rngs = [np.random.default_rng(s) for s in
+                   np.random.SeedSequence(args.seed).spawn(2 * len(raws) + 1)[len(raws) + 1:]]
+    for stage in range(1, args.dagger_iters + 1):
+        parts, mine = [], []
+        for i, (raw, r) in enumerate(zip(raws, table_rules, strict=True)):
+            teacher = taas.agents.make(args.teacher, args.env_id, seed=args.seed * 1000 + i,
+                                       config=r)
+            learner = PPOAgent(net, meta, seed=args.seed * 1000 + stage)
+            *part, own = record(raw, teacher, max(1, args.dagger_deals // len(raws)),
+                                dagger_rngs[i], args.gamma, args.reward_scale, learner=learner)
+            offset = sum(len(q[2]) for q in parts)
+            parts.append(part)
+            mine += [offset + k for k in own]
+        new = tensors(parts)
+        with torch.no_grad():
+            visited = float((net.logits(new[0][mine], new[1][mine]).argmax(-1)
+                             == new[2][mine]).float().mean())
+        data = tuple(torch.cat(pair) for pair in zip(data, new, strict=True))
+        fit(args.dagger_epochs, stage, {"visited_accuracy": visited})
+    plot_curve(run_dir / "curve.csv", run_dir / "curve.png",
+               f"{args.env_id} clone of {args.teacher}, evaluated at the end of each stage",
+               x="epoch", xlabel="epochs (stage 0 the teacher's deals, then DAgger iterations)",
+               lower=("heldout_accuracy", "visited_accuracy"),
+               lower_label="accuracy (teacher's move)")
     return run_dir
 
 

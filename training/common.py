@@ -79,8 +79,11 @@ class CurveLog:
             )
 
 
-def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
-    """Evaluation score difference (with its 95 % interval) and training return vs steps."""
+def plot_curve(csv_path: Path, png_path: Path, title: str, x: str = "global_step",
+               xlabel: str = "learner steps", lower: tuple[str, ...] = ("episode_return",),
+               lower_label: str = "training episode return") -> None:
+    """Evaluation score difference (with its 95 % interval) and the ``lower`` columns (the
+    training return; a clone's accuracies) against column ``x``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -91,17 +94,20 @@ def plot_curve(csv_path: Path, png_path: Path, title: str) -> None:
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
     evals = [r for r in rows if r.get("eval_diff")]
     if evals:
-        x = [int(r["global_step"]) for r in evals]
-        top.plot(x, [float(r["eval_diff"]) for r in evals], marker="o")
-        top.fill_between(x, [float(r["eval_diff_low"]) for r in evals],
+        xs = [int(r[x]) for r in evals]
+        top.plot(xs, [float(r["eval_diff"]) for r in evals], marker="o")
+        top.fill_between(xs, [float(r["eval_diff_low"]) for r in evals],
                          [float(r["eval_diff_high"]) for r in evals], alpha=0.3)
     top.axhline(0, color="grey", lw=0.8)
     top.set_ylabel("score difference vs\nopponent (duplicate deals)")
-    trained = [r for r in rows if r.get("episode_return")]
-    bottom.plot([int(r["global_step"]) for r in trained],
-                [float(r["episode_return"]) for r in trained], lw=0.8)
-    bottom.set_ylabel("training episode return")
-    bottom.set_xlabel("learner steps")
+    for column in lower:
+        kept = [r for r in rows if r.get(column)]
+        bottom.plot([int(r[x]) for r in kept], [float(r[column]) for r in kept], lw=0.8,
+                    marker="." if len(lower) > 1 else None, label=column)
+    if len(lower) > 1:
+        bottom.legend()
+    bottom.set_ylabel(lower_label)
+    bottom.set_xlabel(xlabel)
     top.set_title(title)
     fig.tight_layout()
     fig.savefig(png_path, dpi=80)

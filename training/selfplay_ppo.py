@@ -82,6 +82,8 @@ class Args:
     resume: bool = False
     init_from: str = field(default="", metadata={
         "help": "start from this model's weights (a model.pt of the same env and sizes)"})
+    deterministic: bool = field(default=False, metadata={
+        "help": "the saved model plays its most probable move (training still samples)"})
     threads: int = 1
     device: str = "cpu"
     progress: bool = True
@@ -179,6 +181,7 @@ def train(args: Args) -> Path:
         torch.set_rng_state(saved["torch_rng"])
     meta = model_meta(args.env_id, [r.game for r in raws], obs_size, args.hidden,
                       dataclasses.asdict(args), "selfplay_ppo")
+    meta["deterministic"] = args.deterministic
 
     def deal(t: Table) -> None:
         """A new episode at table ``t`` with fresh roles drawn for its seats."""
