@@ -3,10 +3,13 @@
 
 Besides its own hand and the discard pile a seat sees every meld on the table. Melds do not
 record which seat laid each card, so a card a seat took from the pile counts as still held
-only beyond the copies of its kind now on the table. A cut-short rollout is scored by hand
-sizes (public, so the same in every determinization): an opened hand sheds cards fast, one
-that has not opened still needs its 40. The search compares only the heuristic's best draws
-and discards (``WIDTH``); melds, lay-offs and exchanges it plays as the heuristic does.
+only beyond the copies of its kind now on the table. The search compares only the heuristic's
+best draws and discards (``WIDTH``); melds, lay-offs and exchanges it plays as the heuristic
+does. Its rollouts play the round on as the expert would, most of them to the round's end, so
+a move is scored by the true charges (cut after two turns and scored by hand sizes, the search
+did not beat the heuristic). A rollout still cut short is scored by hand sizes (public, so the
+same in every determinization): an opened hand sheds cards fast, one that has not opened
+still needs its 40.
 """
 
 from __future__ import annotations
@@ -23,8 +26,7 @@ from taas.envs.core.determinize import (
 from taas.envs.romme import actions as A
 from taas.envs.romme.rules import DRAW, HAND_VALUES, RommeGame, RommeState, charge, hand_value
 
-ROLLOUT_DEPTH = 16  # about two turns of every seat at three players (a turn may lay melds)
-RANDOM_MOVES = 0.1  # share of random rollout moves
+ROLLOUT_DEPTH = 40  # most of a round (three players: 50 moves on average), cut to bound a decision
 WIDTH = 3  # the expert's best moves the search compares (see taas.agents.search.PairedSearch)
 CONFIDENCE = 1.0  # standard errors a move must gain over the expert's choice to replace it
 TEMPERATURE = 2.0  # in cards (see evaluate)
@@ -53,12 +55,11 @@ def determinize(game: RommeGame, state: RommeState, player: int,
 
 
 def rollout(game: RommeGame, state: RommeState, rng: np.random.Generator) -> int:
-    """A greedy player (:func:`greedy`); one move in ten is random."""
+    """The expert's own continuation (:func:`greedy`), with no random moves: a paired sample
+    then measures what a move is worth when every seat plays on as the expert does (one step
+    of policy improvement), and only the dealt cards differ between samples."""
     mask = game.legal_mask(state)
-    legal = np.flatnonzero(mask)
-    if len(legal) > 1 and rng.random() < RANDOM_MOVES:
-        return int(legal[rng.integers(len(legal))])
-    return greedy(game, state, mask, legal)
+    return greedy(game, state, mask, np.flatnonzero(mask))
 
 
 def greedy(game: RommeGame, state: RommeState, mask: np.ndarray, legal: np.ndarray) -> int:

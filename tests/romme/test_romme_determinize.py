@@ -4,8 +4,16 @@ taken from the pile stays with its taker until it is melded or discarded."""
 import numpy as np
 from romme_helpers import DRAW, play, setup
 
+import taas.envs
 from taas.envs.core.cards import parse_card, to_counts
-from taas.envs.romme.determinize import determinize, evaluate, table_cards
+from taas.envs.romme.determinize import (
+    ROLLOUT_DEPTH,
+    determinize,
+    evaluate,
+    greedy,
+    rollout,
+    table_cards,
+)
 
 HANDS = {
     0: "2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC",
@@ -57,3 +65,21 @@ def test_evaluation_favours_the_seat_closer_to_going_out():
     value = evaluate(game, s)
     assert value[2] > value[1] and value[2] > value[0]
     assert value[0] < 0 and value[1] < 0
+
+
+def test_rollouts_play_on_as_the_expert_does():
+    """No random moves: rollouts with different generators play the same moves, the greedy
+    expert's, so paired samples differ only in the dealt cards."""
+    game = taas.envs.make("romme_v1", wrapped=False, num_players=3).game
+    for seed in range(4):
+        start = game.new_state(np.random.default_rng(seed))
+        runs = []
+        for stream in (1, 2):
+            s, rng, moves = start.clone(), np.random.default_rng(stream), []
+            while len(moves) < ROLLOUT_DEPTH and not game.is_terminal(s):
+                mask = game.legal_mask(s)
+                moves.append(rollout(game, s, rng))
+                assert moves[-1] == greedy(game, s, mask, np.flatnonzero(mask))
+                game.apply_action(s, moves[-1])
+            runs.append(moves)
+        assert runs[0] == runs[1] and len(runs[0]) > 10
