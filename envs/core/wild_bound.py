@@ -31,18 +31,23 @@ the rank's group. A state is two words: per suit the open runs as counts of five
 (length 1; length 2 pure or not; length 3 or more pure or not; 3 bits each), and the aces each
 suit keeps for ace-high, the lives made (capped at the quota), the discard token and per suit
 the naturals waiting for this rank's group. Its value is the wilds used so far (merged by min).
-A closing run of length 1 or 2 pays its padding at once. Three prunings keep at least one
+A closing run of length 1 or 2 pays its padding at once. These prunings keep at least one
 optimal arrangement, so the minimum is exact:
 
-1. *A wild extends a run only when a natural of its suit lies within the next three
-   positions.* In an optimal arrangement no run has four wilds in a row between naturals
-   (splitting the run there saves them and costs at most 2 + 2 of padding), and no run longer
-   than 3 ends in a wild (dropping it saves one).
+1. *A wild extends a run of length 1, 2, 3+ only when a natural of its suit lies within the
+   next 3, 2, 1 positions.* An optimal arrangement has no gap of g wilds after a run prefix of
+   length L with ``g >= max(0, 3 - L) + 2`` (cutting the run there saves g and costs at most
+   the prefix's padding plus 2 for the rest), nor a wild at the end of a run longer than 3.
 2. *An ace is kept for ace-high only when its suit has a natural at 10..K.* A run through
    ace-high holds another natural at most four positions below it (rule 1) or is the ace and
    its padding, which fits at ace-low as well.
 3. *An ace kept for ace-high must extend a run there*: starting a run at 13 is the same as
    starting it at 0.
+4. *A one-card run never closes padded when groups are allowed*: its card in its rank's group
+   costs at most the same 2 wilds.
+5. *Look-ahead* (:func:`_budgets`): a state is dropped once the wilds it used plus a lower
+   bound on what the naturals still ahead need exceed the wilds held (only whether the minimum
+   fits matters, so ``min_wilds`` answers ``NONE`` above its ``budget``).
 
 Lives matter only until the quota is met; then pure runs are merged into the others. A class
 count over 7 or a table over half full gives up (``overflow``): the caller then runs the sweep
@@ -273,7 +278,7 @@ _FAR = 99 * _UNIT
 def _budgets(cnt, wildk, allowed, groups, runs, cap, budget):
     """Per position p (index p + 1, p = -1..13): the most wilds a state may have used once
     positions up to p are swept, for states without (``b0``) and with (``b1``) the discard
-    made, so that ``budget`` can still suffice for the naturals beyond p (rule 4).
+    made, so that ``budget`` can still suffice for the naturals beyond p (rule 5).
 
     The naturals beyond p need at least the sum of their shares: each meld's wilds beyond p
     shared among its naturals beyond p. Every run splits, at no cost, into pieces of 3 to 5
