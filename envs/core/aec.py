@@ -130,7 +130,9 @@ class CardGameEnv(AECEnv):
             if not self._is_legal(action):
                 self._terminate_illegal(agent)
                 return
-        game.apply_action(state, action, player=self._index[agent])  # checks the id itself
+            game.apply_legal(state, action)  # (the agent selected is always the mover)
+        else:
+            game.apply_action(state, action, player=self._index[agent])  # checks the id itself
         self._cumulative_rewards[agent] = 0.0
         returns = game.returns(state)
         delta = (returns - self._returns).tolist()

@@ -149,8 +149,14 @@ class Game(ABC):
                 f"illegal action {a} ({self.action_to_str(a)}) for player {mover}; "
                 f"legal: {legal or 'none (episode over)'}"
             )
+        self.apply_legal(state, a)
+
+    def apply_legal(self, state: State, action: int) -> None:
+        """Apply an int action id the caller has just read as legal in :meth:`legal_mask`, for
+        the player to move: :meth:`apply_action` without its checks, for the adapter's step,
+        which has made them already (they were a tenth of a Marriage step)."""
         state.mask = None
-        self._apply(state, a)
+        self._apply(state, action)
 
     @abstractmethod
     def _legal_mask(self, state: State) -> np.ndarray:

@@ -67,7 +67,8 @@ P_WRAP = 10  # K-A-2 runs allowed: the prefilters' run windows go round the corn
 # itself never builds a run through the corner; taas.envs.core.melds sets corner runs aside first)
 P_BAL_USED = 11  # wild cards already used by melds set aside before the sweep
 P_ROOM0 = 12  # room for spare wilds in melds set aside before the sweep
-N_PRM = 13
+P_GROUP_CAP = 13  # largest group, 0: no cap (only taas.envs.core.wild_bound reads it)
+N_PRM = 14
 
 
 # --------------------------------------------------------------------------- state tables
@@ -919,22 +920,6 @@ def discard_candidates(c, wildk, wild53, prm, wilds):
             else:
                 allowed[k] = total - share[k] <= budget
     return allowed
-
-
-@jit
-def show_prefilter(counts, wildk, wild53, prm):
-    """:func:`split_hand` then :func:`discard_candidates` in one call, with the number of
-    candidates: (cards, loose jokers, wilds, candidates, how many). Every Marriage discard step
-    asks this, and most stop at a count of 0, so three calls' dispatch was most of its cost.
-    Candidates are left empty when there are loose jokers or the counts are out of range."""
-    c, loose, wilds = split_hand(counts, wildk, prm[P_JOKER_WILD])
-    if wilds < 0 or wilds > 31 or loose:
-        return c, loose, wilds, np.zeros(53, np.int64), 0
-    allowed = discard_candidates(c, wildk, wild53, prm, wilds)
-    n = 0
-    for k in range(53):
-        n += allowed[k]
-    return c, loose, wilds, allowed, n
 
 
 @jit

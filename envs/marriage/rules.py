@@ -149,13 +149,19 @@ class MarriageGame(Game):
         self.num_players = config.num_players
         self._shoe = shoe(config.decks, config.jokers)
         self._scorers: dict[bytes, Scorer] = {}
+        self._last: tuple = (None, None)  # (wild flags, their scorer)
 
     def scorer(self, state: MarriageState) -> Scorer:
-        """The meld/penalty oracle for this round's wild cards (one per wild set, cached)."""
+        """The meld/penalty oracle for this round's wild cards (one per wild set, cached; the
+        last one is found by the identity of the state's wild flags, which are never changed in
+        place, so most discard steps skip the lookup)."""
+        if state.wild is self._last[0]:
+            return self._last[1]
         key = state.wild.tobytes()
         if key not in self._scorers:
             self._scorers[key] = Scorer(self.config, state.wild)
-        return self._scorers[key]
+        self._last = (state.wild, self._scorers[key])
+        return self._last[1]
 
     # -- episode and round set-up -------------------------------------------------------
     def new_state(self, rng: np.random.Generator) -> MarriageState:
@@ -301,7 +307,11 @@ class MarriageGame(Game):
         if not s.table.stock:  # deadlock: the table refills whenever it can, so nothing is
             self._end_round(s, -1)  # left to draw or recycle
             return
-        s.phase, s.current = DRAW, self._seats_after(s, p)[0]
+        s.phase = DRAW
+        if s.dead or len(s.active) < self.num_players:
+            s.current = self._seats_after(s, p)[0]
+        else:  # every seat plays: the next one (the common case, every turn)
+            s.current = (p + 1) % self.num_players
 
     # -- scoring and the session -------------------------------------------------------------
     def _end_round(self, s: MarriageState, winner: int, shown: bool = False) -> None:

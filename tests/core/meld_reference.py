@@ -16,7 +16,7 @@ from itertools import product
 
 import numpy as np
 
-from taas.envs.core.cards import JOKER, NUM_KINDS, kind
+from taas.envs.core.cards import JOKER, NUM_KINDS, kind, shoe
 from taas.envs.core.melds import Arrangement, MeldRules
 
 INF = 10**9
@@ -291,3 +291,39 @@ def check_arrangement(counts: np.ndarray, rules: MeldRules, arr: Arrangement) ->
     if arr.melds:
         assert lives >= rules.lives_required
 
+
+def random_hand(rng: np.random.Generator, size: int, wild_rank: int, near: bool,
+                extra_wilds: int) -> np.ndarray:
+    """A Marriage-like hand from a 3-deck + 3-joker shoe; ``near`` builds it from runs and
+    groups (with some wilds mixed in) so many hands are complete or nearly so."""
+    avail = shoe(3, 3).astype(np.int64)
+    c = np.zeros(NUM_KINDS, np.int64)
+
+    def take(k: int) -> bool:
+        if avail[k] > 0:
+            avail[k] -= 1
+            c[k] += 1
+            return True
+        return False
+
+    def take_wild() -> None:
+        take(JOKER) or take(kind(wild_rank, int(rng.integers(4))))
+
+    if near:
+        while c.sum() < size - 1:
+            if rng.random() < 0.5:
+                s, length = int(rng.integers(4)), int(rng.integers(3, 6))
+                a = int(rng.integers(0, 15 - length))
+                for q in range(a, a + length):
+                    take_wild() if rng.random() < 0.15 else take(kind(q % 13, s))
+            else:
+                r = int(rng.integers(13))
+                for _ in range(int(rng.integers(3, 5))):
+                    take_wild() if rng.random() < 0.15 else take(kind(r, int(rng.integers(4))))
+        for _ in range(extra_wilds):
+            take_wild()
+    while c.sum() > size:
+        c[rng.choice(np.flatnonzero(c))] -= 1
+    while c.sum() < size:
+        take(int(rng.integers(NUM_KINDS)))
+    return c

@@ -13,13 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from meld_reference import (
     check_arrangement,
+    random_hand,
     ref_can_meld_all,
     ref_deadwood,
     ref_show_discards,
 )
 
 from taas.envs.core import melds, melds_kernel
-from taas.envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, shoe, to_counts
+from taas.envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, to_counts
 from taas.envs.core.jit import HAVE_NUMBA
 from taas.envs.core.melds import (
     MeldRules,
@@ -255,43 +256,6 @@ def test_unsupported_rules_raise() -> None:
 # --------------------------------------------------------------------------- cross-check
 
 
-def random_hand(rng: np.random.Generator, size: int, wild_rank: int, near: bool,
-                extra_wilds: int) -> np.ndarray:
-    """A Marriage-like hand from a 3-deck + 3-joker shoe; ``near`` builds it from runs and
-    groups (with some wilds mixed in) so many hands are complete or nearly so."""
-    avail = shoe(3, 3).astype(np.int64)
-    c = np.zeros(NUM_KINDS, np.int64)
-
-    def take(k: int) -> bool:
-        if avail[k] > 0:
-            avail[k] -= 1
-            c[k] += 1
-            return True
-        return False
-
-    def take_wild() -> None:
-        take(JOKER) or take(kind(wild_rank, int(rng.integers(4))))
-
-    if near:
-        while c.sum() < size - 1:
-            if rng.random() < 0.5:
-                s, length = int(rng.integers(4)), int(rng.integers(3, 6))
-                a = int(rng.integers(0, 15 - length))
-                for q in range(a, a + length):
-                    take_wild() if rng.random() < 0.15 else take(kind(q % 13, s))
-            else:
-                r = int(rng.integers(13))
-                for _ in range(int(rng.integers(3, 5))):
-                    take_wild() if rng.random() < 0.15 else take(kind(r, int(rng.integers(4))))
-        for _ in range(extra_wilds):
-            take_wild()
-    while c.sum() > size:
-        c[rng.choice(np.flatnonzero(c))] -= 1
-    while c.sum() < size:
-        take(int(rng.integers(NUM_KINDS)))
-    return c
-
-
 # 5,000 seeded hands in 20 chunks (so test workers share them). The reference takes ~25 ms on
 # a random 22-card hand but ~0.15 s on a near-complete one (built from melds, up to 6 extra
 # wilds), so those are 5% of the mix and the reference deadwood runs on them and on every 4th
@@ -419,31 +383,6 @@ def test_compiled_tables_do_not_depend_on_what_was_compiled_before():
     for name in ("opt_start", "opt_dead", "opt_w", "opt_room", "opt_lives", "opt_cost"):
         assert np.array_equal(getattr(warm, name), getattr(cold, name)), name
     assert warm.compositions == cold.compositions
-
-
-def test_show_prefilter_is_split_then_candidates() -> None:
-    """The fused first step of show_discards answers what split_hand and discard_candidates
-    answer one after the other, on hands with and without loose or wild jokers."""
-    rng = np.random.default_rng(7)
-    deck = np.repeat(np.arange(NUM_KINDS), [3] * 52 + [3])
-    seen = 0
-    for i in range(300):
-        rules = marriage(wild_rank=int(rng.integers(13)) if i % 3 else None)
-        if i % 5 == 0:
-            rules = MeldRules(**{**rules.__dict__, "wild": (*rules.wild[:JOKER], False)})
-        cp = melds._compile(rules)
-        counts = np.bincount(rng.choice(deck, 22, replace=False), minlength=NUM_KINDS)
-        c, loose, wilds, allowed, n = melds_kernel.show_prefilter(counts, cp.wildk, cp.wild53,
-                                                                  cp.prm)
-        c2, loose2, wilds2 = melds_kernel.split_hand(counts, cp.wildk, rules.wild[JOKER])
-        assert (c.tolist(), loose, wilds) == (c2.tolist(), loose2, wilds2)
-        if loose:
-            assert n == 0
-            continue
-        want = melds_kernel.discard_candidates(c2, cp.wildk, cp.wild53, cp.prm, wilds2)
-        assert allowed.tolist() == want.tolist() and n == want.sum()
-        seen += n > 0
-    assert seen
 
 
 def test_show_discards_rejects_bad_counts() -> None:
