@@ -18,6 +18,7 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
+from taas.agents.learned import MODELS
 from taas.agents.search import SearchAgent
 
 
@@ -64,6 +65,23 @@ def measure(env_id: str, spec: str, games: int, rules: dict) -> dict:
     return out
 
 
+def table_rules(env_id: str) -> dict:
+    """4 players where the game allows a choice, else its defaults."""
+    fields = {f.name for f in dataclasses.fields(taas.envs.env_module(env_id).Config)}
+    return {"num_players": 4} if "num_players" in fields else {}
+
+
+def spec_for(env_id: str, name: str, search_budget: str) -> str | None:
+    """What to measure for the agent ``name``: search agents at ``search_budget``, ``ppo`` as
+    the model shipped for the game (None: no model ships for it, so there is nothing to time)."""
+    if name in ("ismcts", "oracle"):
+        return f"{name}:{search_budget}"
+    if name == "ppo":
+        game = env_id.rpartition("_v")[0]
+        return f"ppo:{game}" if (MODELS / f"{game}.pt").is_file() else None
+    return name
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="seeded games per agent")
@@ -71,12 +89,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--out", help="write the rows as JSON here")
     args = parser.parse_args(argv)
     rows = []
-    cases = [(e, a) for e in taas.envs.available_envs() for a in taas.agents.available(e)]
-    for env_id, name in tqdm(cases, unit="agent"):
-        spec = f"{name}:{args.search_budget}" if name in ("ismcts", "oracle") else name
-        fields = {f.name for f in dataclasses.fields(taas.envs.env_module(env_id).Config)}
-        rules = {"num_players": 4} if "num_players" in fields else {}
-        rows.append(measure(env_id, spec, args.games, rules))
+    cases = [(e, spec) for e in taas.envs.available_envs() for a in taas.agents.available(e)
+             if (spec := spec_for(e, a, args.search_budget))]
+    for env_id, spec in tqdm(cases, unit="agent"):
+        rows.append(measure(env_id, spec, args.games, table_rules(env_id)))
     print(f"{'env':16} {'agent':14} {'decisions/s':>12} {'simulations/s':>14}")
     for r in rows:
         sims = f"{r['simulations_per_s']:14,.0f}" if "simulations_per_s" in r else f"{'':>14}"

@@ -1,6 +1,8 @@
 """The agent-speed benchmark counts every decision of every seat and the search's simulations."""
 
-from taas.benchmarks.agents import measure
+import taas.agents
+import taas.envs
+from taas.benchmarks.agents import measure, spec_for, table_rules
 
 
 def test_every_decision_of_every_seat_is_timed():
@@ -11,3 +13,15 @@ def test_every_decision_of_every_seat_is_timed():
     assert row["simulations_per_s"] > 0
     row = measure("continental_v1", "random", games=1, rules={"num_players": 3})
     assert "simulations_per_s" not in row and row["decisions"] > 0
+
+
+def test_every_registered_agent_gets_a_buildable_spec():
+    # the shipped models stand in for `ppo` (it needs a model); a game without one is skipped
+    assert spec_for("mariage_v1", "ppo", "100") == "ppo:mariage"
+    assert spec_for("marriage_nepali_v0", "ppo", "100") is None
+    assert spec_for("romme_v1", "ismcts", "100") == "ismcts:100"
+    for env_id in taas.envs.available_envs():
+        for name in taas.agents.available(env_id):
+            spec = spec_for(env_id, name, "2")
+            if spec is not None:
+                taas.agents.make(spec, env_id, seed=0, config=table_rules(env_id))
