@@ -88,9 +88,11 @@ def env_version(env_id: str) -> int:
 
 
 def model_meta(
-    env_id: str, games: list, obs_size: int, hidden: int, args: dict, script: str
+    env_id: str, games: list, obs_size: int, hidden: int, args: dict, script: str,
+    deterministic: bool = False,
 ) -> dict:
-    """The header of a checkpoint for a model trained on ``games`` (one per table size)."""
+    """The header of a checkpoint for a model trained on ``games`` (one per table size);
+    ``deterministic``: it plays its most probable move (see the module docstring)."""
     import taas
 
     return {
@@ -98,6 +100,7 @@ def model_meta(
         "configs": [dataclasses.asdict(g.config) for g in games],
         "obs_size": int(obs_size), "num_actions": int(games[0].num_actions),
         "hidden": hidden, "args": args, "script": script, "taas_version": taas.__version__,
+        "deterministic": deterministic,
     }
 
 

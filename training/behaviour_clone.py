@@ -34,6 +34,7 @@ Same seed, one thread: the same model.
 from __future__ import annotations
 
 import dataclasses
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -164,8 +165,7 @@ def train(args: Args) -> Path:
     net = PolicyNet(obs_size, num_actions, args.hidden)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     meta = model_meta(args.env_id, [r.game for r in raws], obs_size, args.hidden,
-                      dataclasses.asdict(args), "behaviour_clone")
-    meta["deterministic"] = args.deterministic
+                      dataclasses.asdict(args), "behaviour_clone", args.deterministic)
     log = CurveLog(run_dir / "curve.csv", FIELDS)
     epoch = 0
 
@@ -197,9 +197,8 @@ def train(args: Args) -> Path:
                     row["heldout_accuracy"] = float(
                         (net.logits(held[0], held[1]).argmax(-1) == held[2]).float().mean())
             if last:
-                save_model(run_dir / f"stage{stage}.pt", meta, net.actor,
-                           critic=net.critic.state_dict())
                 save_model(run_dir / "model.pt", meta, net.actor, critic=net.critic.state_dict())
+                shutil.copyfile(run_dir / "model.pt", run_dir / f"stage{stage}.pt")
                 with torch.random.fork_rng(devices=[]):
                     row.update(evaluate(run_dir / "model.pt", args.env_id, table_rules[0],
                                         args.eval_opponent or default_opponent(args.env_id),

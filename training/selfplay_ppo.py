@@ -180,8 +180,7 @@ def train(args: Args) -> Path:
         rng.bit_generator.state = saved["rng"]
         torch.set_rng_state(saved["torch_rng"])
     meta = model_meta(args.env_id, [r.game for r in raws], obs_size, args.hidden,
-                      dataclasses.asdict(args), "selfplay_ppo")
-    meta["deterministic"] = args.deterministic
+                      dataclasses.asdict(args), "selfplay_ppo", args.deterministic)
 
     def deal(t: Table) -> None:
         """A new episode at table ``t`` with fresh roles drawn for its seats."""
