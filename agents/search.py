@@ -109,7 +109,37 @@ class _Node:
         self.avail = 1  # simulations in which this node's action was legal at its parent
 
 
-class ISMCTS:
+class _Simulations:
+    """What both searches share: deal the hidden cards (``determinize``), play on with the
+    rollout policy for ``rollout_depth`` moves, value the end (the true returns once the
+    episode is over, else ``evaluate``), and check who is to move."""
+
+    def __init__(self, determinize: Determinizer, evaluate: Evaluator | None, rollout: Policy,
+                 rollout_depth: int):
+        self.determinize = determinize
+        self.evaluate = evaluate
+        self.rollout = rollout
+        self.rollout_depth = rollout_depth
+        self.simulations = 0  # of the last search, for benchmarks
+
+    @staticmethod
+    def _check_mover(game: Game, state: State, player: int) -> None:
+        if game.current_player(state) != player:
+            raise ValueError(f"player {player} is not to move")
+
+    def _roll_out(self, game: Game, s: State, rng: np.random.Generator) -> None:
+        for _ in range(self.rollout_depth):
+            if game.is_terminal(s):
+                return
+            game.apply_action(s, self.rollout(game, s, rng))
+
+    def _values(self, game: Game, s: State) -> np.ndarray:
+        if game.is_terminal(s) or self.evaluate is None:
+            return game.returns(s)
+        return np.asarray(self.evaluate(game, s), dtype=np.float64)
+
+
+class ISMCTS(_Simulations):
     """The search itself, independent of any agent protocol (tests and notebooks call it)."""
 
     def __init__(
@@ -122,14 +152,10 @@ class ISMCTS:
         exact: Exact | None = None,
         playout: Playout | None = None,
     ):
-        self.determinize = determinize
-        self.evaluate = evaluate
-        self.rollout = rollout
-        self.rollout_depth = rollout_depth
+        super().__init__(determinize, evaluate, rollout, rollout_depth)
         self.exploration = exploration
         self.exact = exact
         self.playout = playout
-        self.simulations = 0  # of the last search, for benchmarks
 
     def search(
         self,
@@ -141,8 +167,7 @@ class ISMCTS:
         seconds: float | None = None,
     ) -> int:
         """The action for ``player`` (who must be to move in ``state``)."""
-        if game.current_player(state) != player:
-            raise ValueError(f"player {player} is not to move")
+        self._check_mover(game, state, player)
         legal = np.flatnonzero(game.legal_mask(state))
         if len(legal) == 1:
             self.simulations = 0
@@ -189,14 +214,8 @@ class ISMCTS:
         if self.playout is not None:
             self.playout(game, s, rng)
         else:
-            for _ in range(self.rollout_depth):
-                if game.is_terminal(s):
-                    break
-                game.apply_action(s, self.rollout(game, s, rng))
-        if game.is_terminal(s) or self.evaluate is None:
-            value = game.returns(s) - base
-        else:
-            value = np.asarray(self.evaluate(game, s), dtype=np.float64) - base
+            self._roll_out(game, s, rng)
+        value = self._values(game, s) - base
         bounds[0] = min(bounds[0], float(value.min()))
         bounds[1] = max(bounds[1], float(value.max()))
         for child, mover in path:
@@ -216,7 +235,7 @@ class ISMCTS:
         return best
 
 
-class PairedSearch:
+class PairedSearch(_Simulations):
     """The expert's move, changed only where paired simulations say another is better.
 
     The prior (the game's ``heuristic``, reading the seat's observation) ranks the legal moves;
@@ -239,14 +258,10 @@ class PairedSearch:
         width: int = 3,
         confidence: float = 1.0,
     ):
-        self.determinize = determinize
+        super().__init__(determinize, evaluate, rollout, rollout_depth)
         self.prior = prior
-        self.evaluate = evaluate
-        self.rollout = rollout
-        self.rollout_depth = rollout_depth
         self.width = width
         self.confidence = confidence
-        self.simulations = 0  # of the last search, for benchmarks
 
     def search(
         self,
@@ -258,8 +273,7 @@ class PairedSearch:
         seconds: float | None = None,
     ) -> int:
         """The action for ``player`` (who must be to move in ``state``)."""
-        if game.current_player(state) != player:
-            raise ValueError(f"player {player} is not to move")
+        self._check_mover(game, state, player)
         moves = self.prior(game, state, player)[: self.width]
         self.simulations = 0
         if len(moves) == 1:
@@ -276,20 +290,12 @@ class PairedSearch:
                 rng.bit_generator.state = start
                 s = dealt if i == len(moves) - 1 else dealt.clone()
                 game.apply_action(s, move)
-                row.append(self._value(game, s, player, rng) - base)
+                self._roll_out(game, s, rng)
+                row.append(float(self._values(game, s)[player]) - base)
             values.append(row)
             n += len(moves)
         self.simulations = n
         return moves[self.choose(np.array(values))]
-
-    def _value(self, game: Game, s: State, player: int, rng: np.random.Generator) -> float:
-        for _ in range(self.rollout_depth):
-            if game.is_terminal(s):
-                return float(game.returns(s)[player])
-            game.apply_action(s, self.rollout(game, s, rng))
-        if game.is_terminal(s) or self.evaluate is None:
-            return float(game.returns(s)[player])
-        return float(self.evaluate(game, s)[player])
 
     def choose(self, values: np.ndarray) -> int:
         """The column to play of ``values`` (samples x moves, the expert's choice first): the
@@ -359,26 +365,18 @@ class SearchAgent(Agent):
         simulations, seconds = parse_budget(arg)
         module = game_module(env_id, "determinize")
         determinize = _true_state if cls.cheats else module.determinize
+        play_on = {
+            "evaluate": getattr(module, "evaluate", None),
+            "rollout": getattr(module, "rollout", random_policy),
+            "rollout_depth": getattr(module, "ROLLOUT_DEPTH", 20),
+        }
         if hasattr(module, "WIDTH"):
-            search = PairedSearch(
-                determinize,
-                ExpertPrior(env_id, seed),
-                evaluate=getattr(module, "evaluate", None),
-                rollout=getattr(module, "rollout", random_policy),
-                rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
-                width=module.WIDTH,
-                confidence=module.CONFIDENCE,
-            )
-            return cls(search, simulations, seconds, seed)
-        search = ISMCTS(
-            determinize,
-            evaluate=getattr(module, "evaluate", None),
-            rollout=getattr(module, "rollout", random_policy),
-            rollout_depth=getattr(module, "ROLLOUT_DEPTH", 20),
-            exploration=getattr(module, "EXPLORATION", 0.7),
-            exact=getattr(module, "exact", None),
-            playout=getattr(module, "playout", None),
-        )
+            search = PairedSearch(determinize, ExpertPrior(env_id, seed), width=module.WIDTH,
+                                  confidence=module.CONFIDENCE, **play_on)
+        else:
+            search = ISMCTS(determinize, exploration=getattr(module, "EXPLORATION", 0.7),
+                            exact=getattr(module, "exact", None),
+                            playout=getattr(module, "playout", None), **play_on)
         return cls(search, simulations, seconds, seed)
 
     def act_state(self, game: Game, state: State, player: int) -> int:
