@@ -34,6 +34,7 @@ Same seed, one thread: the same model.
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,7 @@ from taas.training.common import (
     parse_args,
     parse_rules,
     plot_curve,
+    warm_start,
 )
 
 
@@ -77,16 +79,24 @@ class Args:
         "help": "DAgger iterations: the clone plays, the teacher labels, refit"})
     dagger_deals: int = field(default=500, metadata={"help": "deals per DAgger iteration"})
     dagger_epochs: int = field(default=3, metadata={"help": "epochs on all data per iteration"})
+    samples: str = field(default="", metadata={
+        "help": "a folder of label_states chunks (a search's labels) added to the data"})
+    deviation_weight: float = field(default=1.0, metadata={
+        "help": "loss weight of --samples states whose label differs from their reference move"})
+    init_from: str = field(default="", metadata={
+        "help": "start from this model's actor and critic (fine-tuning)"})
     eval_deals: int = 100
     eval_opponent: str = ""
     eval_seed: int = 100_000
+    eval_players: int = field(default=0, metadata={
+        "help": "table size of the evaluations (0: the first of the model's tables)"})
     threads: int = 1
     progress: bool = True
 
 
 FIELDS = ["epoch", "stage", "samples", "visited_accuracy", "policy_loss", "value_loss",
-          "train_accuracy", "heldout_accuracy", "eval_diff", "eval_diff_low", "eval_diff_high",
-          "eval_win_rate"]
+          "train_accuracy", "heldout_accuracy", "samples_accuracy", "deviation_accuracy",
+          "eval_diff", "eval_diff_low", "eval_diff_high", "eval_win_rate"]
 
 
 def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
@@ -95,7 +105,8 @@ def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
     ``deals`` deals with the teacher in every seat (a seat's reward between two of its decisions
     is the change in its return, as in :mod:`taas.training.selfplay_ppo`). With a ``learner``,
     it plays seat ``deal % players`` instead (the teacher still labels that seat's states), and
-    a fifth list gives the indices of the learner's decisions."""
+    a fifth list gives the indices of the learner's decisions. A teacher that searches the
+    engine (``uses_state``, e.g. ``ismcts:400``) is handed the state, as in ``play_game``."""
     game, observer = raw.game, raw.observer
     obs_l, mask_l, act_l, ret_l, mine = [], [], [], [], []
     for deal in range(deals):
@@ -107,7 +118,8 @@ def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
             seats.setdefault(p, []).append((len(act_l), game.returns(state)[p]))
             obs_l.append(obs)
             mask_l.append(mask)
-            act_l.append(teacher.act(obs, mask))
+            act_l.append(teacher.act_state(game, state, p) if teacher.uses_state
+                         else teacher.act(obs, mask))
             ret_l.append(0.0)
             if learner is not None and p == deal % len(raw.possible_agents):
                 mine.append(len(act_l) - 1)
@@ -124,6 +136,25 @@ def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
     return (obs_l, mask_l, act_l, ret_l) + ((mine,) if learner is not None else ())
 
 
+def load_samples(folder: str, env_id: str) -> tuple[list, list, list[dict]]:
+    """The chunks of :mod:`taas.training.label_states` under ``folder`` as (training parts,
+    held-out parts, their tables' rules); every tenth chunk is held out. A part is (obs, mask,
+    act, ret, reference)."""
+    paths = sorted(Path(folder).rglob("chunk_*.npz"))
+    if not paths:
+        raise SystemExit(f"--samples {folder}: no chunk_*.npz files (label_states writes them)")
+    train_parts, held_parts, tables = [], [], []
+    for i, path in enumerate(paths):
+        with np.load(path) as chunk:
+            if str(chunk["env_id"]) != env_id:
+                raise SystemExit(f"--samples {path} labels {chunk['env_id']}, not {env_id}")
+            rules = json.loads(str(chunk["rules"]))
+            part = tuple(chunk[k] for k in ("obs", "mask", "act", "ret", "reference"))
+        tables += [rules] if rules not in tables else []
+        (held_parts if len(paths) > 1 and i % 10 == 0 else train_parts).append(part)
+    return train_parts, held_parts, tables
+
+
 def train(args: Args) -> Path:
     run_dir = Path(args.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -133,16 +164,25 @@ def train(args: Args) -> Path:
     sizes = [int(n) for n in args.num_players.split(",") if n] or [None]
     table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes]
     raws = [taas.envs.make(args.env_id, wrapped=False, **r) for r in table_rules]
+    sample_train, sample_held, sample_rules = (load_samples(args.samples, args.env_id)
+                                               if args.samples else ([], [], []))
+    table_rules += [r for r in sample_rules if r not in table_rules]  # the model plays these
+    games = [taas.envs.make(args.env_id, wrapped=False, **r) for r in table_rules]
     obs_size, num_actions = raws[0].observer.low.shape[0], raws[0].game.num_actions
-    if {(r.observer.low.shape[0], r.game.num_actions) for r in raws} != {(obs_size, num_actions)}:
-        raise SystemExit(f"{args.env_id}: table sizes {sizes} have different observation sizes")
+    if {(g.observer.low.shape[0], g.game.num_actions) for g in games} != {(obs_size,
+                                                                          num_actions)}:
+        raise SystemExit(f"{args.env_id}: tables {table_rules} have different observation sizes")
+    eval_rules = next((r for r in table_rules if r.get("num_players") == args.eval_players),
+                      None) if args.eval_players else table_rules[0]
+    if eval_rules is None:
+        raise SystemExit(f"--eval-players {args.eval_players}: the model plays no such table")
 
     # ---- the teacher plays every seat; the last tenth of each size's deals is held out
     seeds = np.random.SeedSequence(args.seed).spawn(len(raws) + 1)
     rng = np.random.default_rng(seeds[-1])  # minibatch order
     train_set, held_set = [], []
-    per_size = max(1, args.deals // len(raws))
-    for i, (raw, r) in enumerate(zip(raws, table_rules, strict=True)):
+    per_size = max(1, args.deals // len(raws)) if args.deals else 0
+    for i, (raw, r) in enumerate(zip(raws, table_rules, strict=False)):
         teacher = taas.agents.make(args.teacher, args.env_id, seed=args.seed * 1000 + i, config=r)
         held = max(1, per_size // 10) if per_size > 1 else 0
         deal_rng = np.random.default_rng(seeds[i])
@@ -151,20 +191,35 @@ def train(args: Args) -> Path:
         held_set.append(record(raw, teacher, held, deal_rng, args.gamma, args.reward_scale))
 
     def tensors(parts: list) -> tuple[torch.Tensor, ...]:
-        obs, mask, act, ret = ([x for p in parts for x in p[j]] for j in range(4))
-        if not act:
+        """(obs, mask, act, ret, loss weight); a part with a reference move (``--samples``)
+        weighs ``--deviation-weight`` where its label differs from it."""
+        parts = [p for p in parts if len(p[2])]
+        if not parts:
             return ()
-        return (torch.as_tensor(np.stack(obs), dtype=torch.float32),
-                torch.as_tensor(np.stack(mask)).bool(), torch.as_tensor(act),
-                torch.as_tensor(ret, dtype=torch.float32))
+        weight = [np.where(np.asarray(p[2]) != p[4], args.deviation_weight, 1.0) if len(p) > 4
+                  else np.ones(len(p[2])) for p in parts]
+        return (torch.as_tensor(np.concatenate([np.stack(p[0]) for p in parts]),
+                                dtype=torch.float32),
+                torch.as_tensor(np.concatenate([np.stack(p[1]) for p in parts])).bool(),
+                torch.as_tensor(np.concatenate([np.asarray(p[2], np.int64) for p in parts])),
+                torch.as_tensor(np.concatenate([np.asarray(p[3]) for p in parts]),
+                                dtype=torch.float32),
+                torch.as_tensor(np.concatenate(weight), dtype=torch.float32))
 
-    data, held = tensors(train_set), tensors(held_set)
-    del train_set, held_set
+    data, held = tensors(train_set + sample_train), tensors(held_set)
+    searched = tensors(sample_held)  # held-out samples; deviations: label != reference move
+    deviates = (torch.as_tensor(np.concatenate([p[2] != p[4] for p in sample_held]))
+                if sample_held else None)
+    del train_set, held_set, sample_train, sample_held
+    if not data:
+        raise SystemExit("no training data: give --deals or --samples")
 
     # ---- ALGO LOGIC: masked cross-entropy for the actor, squared error for the critic
     net = PolicyNet(obs_size, num_actions, args.hidden)
+    if args.init_from:
+        warm_start(net, args, obs_size, num_actions)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
-    meta = model_meta(args.env_id, [r.game for r in raws], obs_size, args.hidden,
+    meta = model_meta(args.env_id, [g.game for g in games], obs_size, args.hidden,
                       dataclasses.asdict(args), "behaviour_clone", args.deterministic)
     log = CurveLog(run_dir / "curve.csv", FIELDS)
     epoch = 0
@@ -178,9 +233,10 @@ def train(args: Args) -> Path:
             epoch += 1
             losses, correct = [], 0
             for mb in np.array_split(rng.permutation(n), max(1, n // args.batch_size)):
-                obs, mask, act, ret = (t[mb] for t in data)
+                obs, mask, act, ret, weight = (t[mb] for t in data)
                 logits = net.logits(obs, mask)
-                pg_loss = torch.nn.functional.cross_entropy(logits, act)
+                pg_loss = (torch.nn.functional.cross_entropy(logits, act, reduction="none")
+                           * weight).sum() / weight.sum()
                 v_loss = 0.5 * ((net.value(obs) - ret) ** 2).mean()
                 optimizer.zero_grad()
                 (pg_loss + args.vf_coef * v_loss).backward()
@@ -192,15 +248,19 @@ def train(args: Args) -> Path:
                    "value_loss": float(np.mean([x[1] for x in losses])),
                    "train_accuracy": correct / n}
             first = {}
-            if held:
-                with torch.no_grad():
+            with torch.no_grad():
+                if held:
                     row["heldout_accuracy"] = float(
                         (net.logits(held[0], held[1]).argmax(-1) == held[2]).float().mean())
+                if searched:
+                    hits = net.logits(searched[0], searched[1]).argmax(-1) == searched[2]
+                    row["samples_accuracy"] = float(hits.float().mean())
+                    row["deviation_accuracy"] = float(hits[deviates].float().mean())
             if last:
                 save_model(run_dir / "model.pt", meta, net.actor, critic=net.critic.state_dict())
                 shutil.copyfile(run_dir / "model.pt", run_dir / f"stage{stage}.pt")
                 with torch.random.fork_rng(devices=[]):
-                    row.update(evaluate(run_dir / "model.pt", args.env_id, table_rules[0],
+                    row.update(evaluate(run_dir / "model.pt", args.env_id, eval_rules,
                                         args.eval_opponent or default_opponent(args.env_id),
                                         args.eval_deals, args.eval_seed))
             log.write(row)
@@ -214,7 +274,7 @@ def train(args: Args) -> Path:
                    np.random.SeedSequence(args.seed).spawn(2 * len(raws) + 1)[len(raws) + 1:]]
     for stage in range(1, args.dagger_iters + 1):
         parts, mine = [], []
-        for i, (raw, r) in enumerate(zip(raws, table_rules, strict=True)):
+        for i, (raw, r) in enumerate(zip(raws, table_rules, strict=False)):
             teacher = taas.agents.make(args.teacher, args.env_id, seed=args.seed * 1000 + i,
                                        config=r)
             learner = PPOAgent(net, meta, seed=args.seed * 1000 + stage)
@@ -232,7 +292,8 @@ def train(args: Args) -> Path:
     plot_curve(run_dir / "curve.csv", run_dir / "curve.png",
                f"{args.env_id} clone of {args.teacher}, evaluated at the end of each stage",
                x="epoch", xlabel="epochs (stage 0 the teacher's deals, then DAgger iterations)",
-               lower=("heldout_accuracy", "visited_accuracy"),
+               lower=("heldout_accuracy", "visited_accuracy", "samples_accuracy",
+                      "deviation_accuracy"),
                lower_label="accuracy (teacher's move)")
     return run_dir
 

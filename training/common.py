@@ -1,6 +1,7 @@
-"""What both training scripts share: argument parsing, the evaluation on duplicate deals, the
-CSV learning curve and its plot. The checkpoint format itself lives with the agent that loads
-it (:mod:`taas.agents.learned`), so playing a model never needs this package."""
+"""What the training scripts share: argument parsing, the warm start from a saved model, the
+evaluation on duplicate deals, the CSV learning curve and its plot. The checkpoint format
+itself lives with the agent that loads it (:mod:`taas.agents.learned`), so playing a model
+never needs this package."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import taas.agents
 from taas.agents.evaluate import duplicate_deals
+from taas.agents.learned import CheckpointError, PolicyNet, load_checkpoint
 
 
 def parse_args(cls, description: str, argv: list[str] | None = None):
@@ -36,6 +38,26 @@ def parse_rules(text: str) -> dict:
     if not isinstance(rules, dict):
         raise SystemExit(f"--rules {text!r} must be a JSON object of Config fields")
     return rules
+
+
+def warm_start(net: PolicyNet, args, obs_size: int, num_actions: int) -> None:
+    """Load ``--init-from``'s actor and critic (a model.pt of either script here carries both;
+    from one without a critic it starts fresh), after checking it fits this env and network.
+    A chain of runs, each with its own learning rate, continues one policy and its values.
+    ``args`` is the script's: its ``init_from``, ``env_id`` and ``hidden`` are read."""
+    try:
+        ckpt = load_checkpoint(args.init_from)
+    except CheckpointError as err:
+        raise SystemExit(f"--init-from: {err}") from None
+    theirs = (ckpt["env_id"], ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"])
+    if theirs != (args.env_id, obs_size, num_actions, args.hidden):
+        raise SystemExit(
+            f"--init-from {args.init_from} is {theirs[0]} with observations of {theirs[1]}, "
+            f"{theirs[2]} actions and --hidden {theirs[3]}; this run is {args.env_id} with "
+            f"{obs_size}, {num_actions} and --hidden {args.hidden}")
+    net.actor.load_state_dict(ckpt["actor"])
+    if "critic" in ckpt:
+        net.critic.load_state_dict(ckpt["critic"])
 
 
 def default_opponent(env_id: str) -> str:

@@ -37,7 +37,7 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
-from taas.agents.learned import CheckpointError, PolicyNet, load_checkpoint, model_meta, save_model
+from taas.agents.learned import PolicyNet, model_meta, save_model
 from taas.training.common import (
     CurveLog,
     default_opponent,
@@ -45,6 +45,7 @@ from taas.training.common import (
     parse_args,
     parse_rules,
     plot_curve,
+    warm_start,
 )
 
 
@@ -110,25 +111,6 @@ class Table:
     roles: list = field(default_factory=list)
     pending: list = field(default_factory=list)
     base: np.ndarray = None
-
-
-def warm_start(net: PolicyNet, args: Args, obs_size: int, num_actions: int) -> None:
-    """Load ``--init-from``'s actor and critic (a model.pt of either script here carries both;
-    from one without a critic it starts fresh), after checking it fits this env and network.
-    A chain of runs, each with its own learning rate, continues one policy and its values."""
-    try:
-        ckpt = load_checkpoint(args.init_from)
-    except CheckpointError as err:
-        raise SystemExit(f"--init-from: {err}") from None
-    theirs = (ckpt["env_id"], ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"])
-    if theirs != (args.env_id, obs_size, num_actions, args.hidden):
-        raise SystemExit(
-            f"--init-from {args.init_from} is {theirs[0]} with observations of {theirs[1]}, "
-            f"{theirs[2]} actions and --hidden {theirs[3]}; this run is {args.env_id} with "
-            f"{obs_size}, {num_actions} and --hidden {args.hidden}")
-    net.actor.load_state_dict(ckpt["actor"])
-    if "critic" in ckpt:
-        net.critic.load_state_dict(ckpt["critic"])
 
 
 def train(args: Args) -> Path:
