@@ -24,6 +24,10 @@ is the clone's accuracy on its own seat's new states before that refit: the numb
 raises. ``--deterministic`` stores in the model that it plays its most probable move (see
 :mod:`taas.agents.learned`); the DAgger clone then plays that way too.
 
+A search's labels (``--samples DIR``, written by :mod:`taas.training.label_states`, a teacher
+too slow to record here) are added to the data; ``--init-from`` starts from a saved model, so
+the shipped clone of ``heuristic`` can be fine-tuned toward the search rather than retrained.
+
 writes to ``--run-dir``: ``model.pt`` (``ppo:RUN_DIR/model.pt``; it also holds the critic, which
 ``selfplay_ppo --init-from`` loads), ``stage<k>.pt`` (the model after the teacher's deals,
 k=0, and after each DAgger iteration), ``curve.csv`` (one row per epoch; the last of each
