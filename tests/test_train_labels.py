@@ -120,7 +120,7 @@ def test_the_samples_tables_join_the_models_and_the_evaluation_picks_one(tmp_pat
     """Labels of 3-player tables fine-tune a model of 4-player tables: it plays both, and
     ``--eval-players`` says which one the curve's evaluations use."""
     labels = label_states.main(label(tmp_path / "labels", env_id="continental_v1",
-                                     teacher="ismcts:2", learner="", num_players=3, deals=1,
+                                     teacher="ismcts:30", learner="", num_players=3, deals=1,
                                      reward_scale=0.01))
     run = behaviour_clone.train(clone(tmp_path / "bc", env_id="continental_v1", num_players="4",
                                       deals=2, epochs=1, samples=str(labels), eval_players=3))
@@ -139,3 +139,32 @@ def test_behaviour_clone_refuses_samples_it_cannot_use(tmp_path, chunks):
         behaviour_clone.train(clone(tmp_path / "a", samples=str(tmp_path)))
     with pytest.raises(SystemExit, match="labels mariage_v1, not continental_v1"):
         behaviour_clone.train(clone(tmp_path / "b", env_id="continental_v1", samples=str(chunks)))
+
+
+def test_labels_keep_the_paired_searchs_margin_and_min_margin_drops_unsure_changes(tmp_path,
+                                                                                  chunks):
+    """The rummies' search leaves the expert's move only by more than one standard error; each
+    change keeps that margin, and ``--min-margin`` relabels the less sure ones with the
+    reference move. A tree search reports no margin: its labels count as sure (inf)."""
+    folder = label_states.main(label(tmp_path / "c", env_id="continental_v1",
+                                     teacher="ismcts:30", learner="", num_players=3, deals=3,
+                                     chunk_deals=1))
+    act, reference, margin = ([], [], [])
+    for path in sorted(folder.glob("chunk_*.npz"))[1:]:  # the first is held out
+        with np.load(path) as c:
+            act, reference, margin = (np.append(x, c[k]) for x, k in
+                                      ((act, "act"), (reference, "reference"), (margin, "margin")))
+    changed = act != reference
+    assert changed.any() and (margin[changed] > 1.0).all() and (margin[~changed] == 0).all()
+    assert ((margin > 1) & (margin < 2)).any() and np.isinf(margin).any()  # rollouts agreed
+    for z in (0.0, 2.0, np.inf):
+        train, held, _ = behaviour_clone.load_samples(str(folder), "continental_v1", z)
+        labels, references = (np.concatenate([p[j] for p in train]) for j in (2, 4))
+        assert len(held) == 1 and np.array_equal(labels != references, changed & (margin >= z))
+    with np.load(sorted(chunks.glob("chunk_*.npz"))[0]) as c:
+        assert np.isinf(c["margin"]).all()
+        older = {k: c[k] for k in c.files if k != "margin"}
+    (tmp_path / "old").mkdir()
+    np.savez(tmp_path / "old" / "chunk_00000.npz", **older)
+    with pytest.raises(SystemExit, match=r"--min-margin: .* has no margins"):
+        behaviour_clone.load_samples(str(tmp_path / "old"), "mariage_v1", 2.0)

@@ -85,6 +85,9 @@ class Args:
     dagger_epochs: int = field(default=3, metadata={"help": "epochs on all data per iteration"})
     samples: str = field(default="", metadata={
         "help": "a folder of label_states chunks (a search's labels) added to the data"})
+    min_margin: float = field(default=0.0, metadata={
+        "help": "a --samples change of the reference move surer than this many standard "
+                "errors is kept; a less sure one is relabelled with the reference move"})
     deviation_weight: float = field(default=1.0, metadata={
         "help": "loss weight of --samples states whose label differs from their reference move"})
     init_from: str = field(default="", metadata={
@@ -140,10 +143,12 @@ def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
     return (obs_l, mask_l, act_l, ret_l) + ((mine,) if learner is not None else ())
 
 
-def load_samples(folder: str, env_id: str) -> tuple[list, list, list[dict]]:
+def load_samples(folder: str, env_id: str, min_margin: float = 0.0
+                 ) -> tuple[list, list, list[dict]]:
     """The chunks of :mod:`taas.training.label_states` under ``folder`` as (training parts,
     held-out parts, their tables' rules); every tenth chunk is held out. A part is (obs, mask,
-    act, ret, reference)."""
+    act, ret, reference); a label that left the reference move with a margin below
+    ``min_margin`` standard errors is replaced by the reference move."""
     paths = sorted(Path(folder).rglob("chunk_*.npz"))
     if not paths:
         raise SystemExit(f"--samples {folder}: no chunk_*.npz files (label_states writes them)")
@@ -153,7 +158,13 @@ def load_samples(folder: str, env_id: str) -> tuple[list, list, list[dict]]:
             if str(chunk["env_id"]) != env_id:
                 raise SystemExit(f"--samples {path} labels {chunk['env_id']}, not {env_id}")
             rules = json.loads(str(chunk["rules"]))
-            part = tuple(chunk[k] for k in ("obs", "mask", "act", "ret", "reference"))
+            obs, mask, act, ret, reference = (chunk[k] for k in ("obs", "mask", "act", "ret",
+                                                                 "reference"))
+            if min_margin > 0:
+                if "margin" not in chunk.files:
+                    raise SystemExit(f"--min-margin: {path} has no margins (an older chunk)")
+                act = np.where(chunk["margin"] < min_margin, reference, act)
+        part = (obs, mask, act, ret, reference)
         tables += [rules] if rules not in tables else []
         (held_parts if len(paths) > 1 and i % 10 == 0 else train_parts).append(part)
     return train_parts, held_parts, tables
@@ -168,7 +179,8 @@ def train(args: Args) -> Path:
     sizes = [int(n) for n in args.num_players.split(",") if n] or [None]
     table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes]
     raws = [taas.envs.make(args.env_id, wrapped=False, **r) for r in table_rules]
-    sample_train, sample_held, sample_rules = (load_samples(args.samples, args.env_id)
+    sample_train, sample_held, sample_rules = (load_samples(args.samples, args.env_id,
+                                                            args.min_margin)
                                                if args.samples else ([], [], []))
     table_rules += [r for r in sample_rules if r not in table_rules]  # the model plays these
     games = [taas.envs.make(args.env_id, wrapped=False, **r) for r in table_rules]
@@ -259,7 +271,8 @@ def train(args: Args) -> Path:
                 if searched:
                     hits = net.logits(searched[0], searched[1]).argmax(-1) == searched[2]
                     row["samples_accuracy"] = float(hits.float().mean())
-                    row["deviation_accuracy"] = float(hits[deviates].float().mean())
+                    if deviates.any():
+                        row["deviation_accuracy"] = float(hits[deviates].float().mean())
             if last:
                 save_model(run_dir / "model.pt", meta, net.actor, critic=net.critic.state_dict())
                 shutil.copyfile(run_dir / "model.pt", run_dir / f"stage{stage}.pt")

@@ -19,7 +19,8 @@ moves are played, the teacher's are the labels). Each chunk ``chunk_<k>.npz`` ho
 ``obs``, ``mask``, ``act`` (the teacher's move), ``reference`` (``--reference``'s move, by
 default ``heuristic``: where it differs from ``act`` the search changed the expert's mind, the
 states a clone of the search must get right to beat the expert), ``ret`` (the seat's
-discounted return, the critic's target) and ``mine`` (the learner played it).
+discounted return, the critic's target), ``mine`` (the learner played it) and ``margin`` (how
+sure the search was of a change: see :class:`Margins`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
+from taas.agents.search import PairedSearch
 from taas.training.behaviour_clone import record
 from taas.training.common import parse_args, parse_rules
 
@@ -58,6 +60,45 @@ class Args:
     progress: bool = True
 
 
+class Margins:
+    """The teacher, noting how sure it was each time it left the expert's move.
+
+    A paired search (the rummies' ``ismcts:N``) replaces the expert's move by one whose mean
+    paired advantage exceeds one standard error: with two or three candidates and a few hundred
+    rollouts, many such changes are noise between near-equal moves, harmless to the search but
+    a contradiction for a clone to learn. So each label keeps its margin, the chosen move's
+    mean advantage in standard errors (0 where the search kept the expert's move or did not
+    search, inf where its rollouts all agreed), and ``behaviour_clone --min-margin`` can keep
+    only the changes it was sure of. Another teacher's labels are taken at their word (inf)."""
+
+    def __init__(self, teacher):
+        self.teacher, self.margins, self.last = teacher, [], 0.0
+        self.uses_state = teacher.uses_state
+        search = getattr(teacher, "search", None)
+        self.measured = isinstance(search, PairedSearch)
+        if self.measured:
+            self.choose = search.choose
+            search.choose = self.noting_choose
+
+    def noting_choose(self, values: np.ndarray) -> int:
+        column = self.choose(values)
+        if column:
+            diffs = values[:, column] - values[:, 0]
+            error = diffs.std(ddof=1) / np.sqrt(len(diffs))
+            self.last = float(diffs.mean() / error) if error > 0 else np.inf
+        return column
+
+    def act_state(self, game, state, player: int) -> int:
+        self.last = 0.0 if self.measured else np.inf
+        move = self.teacher.act_state(game, state, player)
+        self.margins.append(self.last)
+        return move
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        self.margins.append(np.inf)
+        return self.teacher.act(observation, action_mask)
+
+
 def table_rules(args: Args) -> dict:
     return {**parse_rules(args.rules),
             **({"num_players": args.num_players} if args.num_players else {})}
@@ -69,7 +110,8 @@ def label_chunk(args: Args, chunk: int) -> dict[str, np.ndarray]:
     raw = taas.envs.make(args.env_id, wrapped=False, **rules)
     seed = np.random.SeedSequence([args.seed, chunk])
     agent_seed = int(seed.generate_state(1)[0])
-    teacher = taas.agents.make(args.teacher, args.env_id, seed=agent_seed, config=rules)
+    teacher = Margins(taas.agents.make(args.teacher, args.env_id, seed=agent_seed,
+                                       config=rules))
     reference = taas.agents.make(args.reference, args.env_id, seed=agent_seed, config=rules)
     if reference.uses_state:
         raise SystemExit(f"--reference {args.reference}: give an agent that reads observations")
@@ -86,7 +128,8 @@ def label_chunk(args: Args, chunk: int) -> dict[str, np.ndarray]:
             "act": np.array(act, np.int64),
             "reference": np.array([reference.act(o, m) for o, m in zip(obs, mask, strict=True)],
                                   np.int64),
-            "ret": np.array(ret, np.float32), "mine": flags}
+            "ret": np.array(ret, np.float32), "mine": flags,
+            "margin": np.array(teacher.margins, np.float32)}
 
 
 def main(args: Args) -> Path:
