@@ -161,6 +161,8 @@ def test_labels_keep_the_paired_searchs_margin_and_min_margin_drops_unsure_chang
         train, held, _ = behaviour_clone.load_samples(str(folder), "continental_v1", z)
         labels, references = (np.concatenate([p[j] for p in train]) for j in (2, 4))
         assert len(held) == 1 and np.array_equal(labels != references, changed & (margin >= z))
+    with pytest.raises(SystemExit, match="labels mariage_v1, not continental_v1"):
+        behaviour_clone.load_samples(f"{folder},{chunks}", "continental_v1")  # folders: a,b
     with np.load(sorted(chunks.glob("chunk_*.npz"))[0]) as c:
         assert np.isinf(c["margin"]).all()
         older = {k: c[k] for k in c.files if k != "margin"}

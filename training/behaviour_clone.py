@@ -84,7 +84,7 @@ class Args:
     dagger_deals: int = field(default=500, metadata={"help": "deals per DAgger iteration"})
     dagger_epochs: int = field(default=3, metadata={"help": "epochs on all data per iteration"})
     samples: str = field(default="", metadata={
-        "help": "a folder of label_states chunks (a search's labels) added to the data"})
+        "help": "folders (comma separated) of label_states chunks (a search's labels) to add"})
     min_margin: float = field(default=0.0, metadata={
         "help": "a --samples change of the reference move surer than this many standard "
                 "errors is kept; a less sure one is relabelled with the reference move"})
@@ -145,11 +145,12 @@ def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
 
 def load_samples(folder: str, env_id: str, min_margin: float = 0.0
                  ) -> tuple[list, list, list[dict]]:
-    """The chunks of :mod:`taas.training.label_states` under ``folder`` as (training parts,
-    held-out parts, their tables' rules); every tenth chunk is held out. A part is (obs, mask,
+    """The chunks of :mod:`taas.training.label_states` under ``folder`` (several: comma
+    separated) as (training parts, held-out parts, their tables' rules); every tenth chunk is
+    held out. A part is (obs, mask,
     act, ret, reference); a label that left the reference move with a margin below
     ``min_margin`` standard errors is replaced by the reference move."""
-    paths = sorted(Path(folder).rglob("chunk_*.npz"))
+    paths = sorted(p for f in folder.split(",") for p in Path(f).rglob("chunk_*.npz"))
     if not paths:
         raise SystemExit(f"--samples {folder}: no chunk_*.npz files (label_states writes them)")
     train_parts, held_parts, tables = [], [], []
