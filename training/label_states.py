@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import torch
 from tqdm import tqdm
 
 import taas.agents
@@ -133,8 +134,6 @@ def label_chunk(args: Args, chunk: int) -> dict[str, np.ndarray]:
 
 
 def main(args: Args) -> Path:
-    import torch
-
     torch.set_num_threads(args.threads)
     out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
