@@ -65,9 +65,9 @@ class Margins:
     """The teacher, noting how sure it was each time it left the expert's move.
 
     A paired search (the rummies' ``ismcts:N``) replaces the expert's move by one whose mean
-    paired advantage exceeds one standard error: with two or three candidates and a few hundred
-    rollouts, many such changes are noise between near-equal moves, harmless to the search but
-    a contradiction for a clone to learn. So each label keeps its margin, the chosen move's
+    paired advantage exceeds one standard error: a change that clears it barely may be noise
+    between near-equal moves, harmless to the search but a contradiction for a clone to learn.
+    So each label keeps its margin, the chosen move's
     mean advantage in standard errors (0 where the search kept the expert's move or did not
     search, inf where its rollouts all agreed), and ``behaviour_clone --min-margin`` can keep
     only the changes it was sure of. Another teacher's labels are taken at their word (inf)."""
