@@ -639,6 +639,13 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
     scr, sig_ws, res_ws = ws
     layer = 0
     record = len(rec_at) > 0
+    # Every card melded (FEAS, MASK): drop states that used too many wilds for what is left.
+    prune = mode != COST and not prm[P_WRAP]
+    if prune:
+        b0, b1 = wild_budgets(cnt, wildk, allowed, prm[P_GROUPS], prm[P_RUNS], prm[P_GROUP_CAP],
+                              bal)
+    else:
+        b0 = b1 = np.zeros(0, np.int64)
     for p in range(15):
         for sub in range(4 if p > 12 else 5):
             if record and not _record(cur, rec_keys, rec_vals, rec_at, layer):
@@ -651,10 +658,27 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
                    res_ws)
             if out[3][1] or idx[3][1] or tmp[3][1]:
                 return out, True
+            if prune and p <= 12:
+                _prune_budget(out, bal, b0[p + 1], b1[p + 1])
             cur, out = out, cur
     if record and not _record(cur, rec_keys, rec_vals, rec_at, layer):
         return cur, True
     return cur, False
+
+
+@jit_norc
+def _prune_budget(tb, bal0, b0, b1):
+    """Mark DEAD the states of ``tb`` (a layer after a rank's groups) that used more wilds than
+    :func:`wild_budgets` allows there (``b0`` before the discard, ``b1`` after): they cannot
+    meld what is left. Only states without any completion go, so the states that remain, their
+    values and their order are those of the unpruned sweep (the reconstruction is unchanged)."""
+    keys, values, slots, meta = tb
+    for j in range(meta[0]):
+        i = slots[j]
+        k2 = keys[i, 2]
+        limit = b1 if (k2 >> 12) & 1 else b0
+        if bal0 - (k2 & 31) > limit:
+            values[i] = DEAD
 
 
 @jit_norc
@@ -880,6 +904,85 @@ def wild_shares(cnt, wildk, prm, wilds):
         if not wildk[k]:
             total += cnt[k] * share[k]
     return share, total
+
+
+_UNIT = 27720  # lcm(1..12): a window's wilds shared among its (at most 5) naturals, exactly
+_FAR = 99 * _UNIT
+
+
+@jit
+def wild_budgets(cnt, wildk, allowed, groups, runs, cap, budget):
+    """Per position p (index p + 1, p = -1..13): the most wilds a state may have used once
+    positions up to p are swept, for states without (``b0``) and with (``b1``) the discard
+    made, so that ``budget`` can still suffice for the naturals beyond p (rule 5 of
+    :mod:`taas.envs.core.wild_bound`; :func:`_sweep` prunes by it too).
+
+    The naturals beyond p need at least the sum of their shares: each meld's wilds beyond p
+    shared among its naturals beyond p. Every run splits, at no cost, into pieces of 3 to 5
+    positions (a longer run has a cut with at least 3 positions on each side), so a natural's
+    share is at least the least over: its rank's group (``3 - m`` wilds among at most ``m``
+    naturals of the rank), a window of 3 to 5 positions of its suit beyond p (wilds to fill it),
+    and a window from p + 1 of at most 4 positions (the end of a piece begun at or before p,
+    whose earlier wilds are already counted). A state that has not discarded yet may drop one
+    allowed natural beyond p (its share comes off) or one wild (the budget shrinks by one)."""
+    nat = np.zeros((4, 15), np.int64)
+    for s in range(4):
+        for q in range(14):
+            k = s * 13 + (q % 13)
+            if not wildk[k]:
+                nat[s, q] = cnt[k]
+    group = np.full(13, _FAR, np.int64)
+    if groups:
+        for r in range(13):
+            m = 0
+            for s in range(4):
+                m += nat[s, r]
+            if cap and m > cap:
+                m = cap
+            if m:
+                group[r] = _UNIT * (3 - m) // m if m < 3 else 0
+    b0 = np.empty(15, np.int64)
+    b1 = np.empty(15, np.int64)
+    for p in range(-1, 14):
+        need = 0
+        top = 0
+        for s in range(4):
+            for q in range(p + 1, 13):
+                if nat[s, q] == 0:
+                    continue
+                best = group[q]
+                if runs:
+                    best = min(best, _window_share(nat, s, q, p))
+                    if q == 0:  # an ace may sit at ace-high
+                        best = min(best, _window_share(nat, s, 13, p))
+                need += nat[s, q] * best
+                if allowed[s * 13 + q] and best > top:
+                    top = best
+        b1[p + 1] = (budget * _UNIT - need) // _UNIT if need <= budget * _UNIT else -1
+        lim = budget * _UNIT - need + top  # (a wild discard, or one at p, leaves less room)
+        b0[p + 1] = lim // _UNIT if lim >= 0 else -1
+    return b0, b1
+
+
+@jit_norc
+def _window_share(nat, s, q, p):
+    """The least share of the natural at position ``q`` of suit ``s`` over the run windows of
+    :func:`wild_budgets` lying beyond ``p``."""
+    best = _FAR
+    for i in range(max(p + 1, q - 4), q + 1):
+        fresh = i > p + 1 or p < 0  # else the window may end a piece begun at or before p
+        if fresh and nat[s, i] == 0:
+            continue  # (a window widened to a position with no natural is never better)
+        n = 0
+        for j in range(i, min(i + 5, 14)):
+            n += nat[s, j] > 0
+            if j < q or nat[s, j] == 0:
+                continue
+            span = j - i + 1
+            w = (span if span > 3 or not fresh else 3) - n
+            if _UNIT * w // n < best:
+                best = _UNIT * w // n
+    return best
 
 
 @jit

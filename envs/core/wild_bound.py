@@ -45,9 +45,10 @@ optimal arrangement, so the minimum is exact:
    starting it at 0.
 4. *A one-card run never closes padded when groups are allowed*: its card in its rank's group
    costs at most the same 2 wilds.
-5. *Look-ahead* (:func:`_budgets`): a state is dropped once the wilds it used plus a lower
-   bound on what the naturals still ahead need exceed the wilds held (only whether the minimum
-   fits matters, so ``min_wilds`` answers ``NONE`` above its ``budget``).
+5. *Look-ahead* (:func:`~taas.envs.core.melds_kernel.wild_budgets`): a state is dropped once
+   the wilds it used plus a lower bound on what the naturals still ahead need exceed the wilds
+   held (only whether the minimum fits matters, so ``min_wilds`` answers ``NONE`` above its
+   ``budget``). The exact sweep prunes its FEAS and MASK states by the same bound.
 
 Lives matter only until the quota is met; then pure runs are merged into the others. A class
 count over 7 or a table over half full gives up (``overflow``): the caller then runs the sweep
@@ -74,6 +75,7 @@ from taas.envs.core.melds_kernel import (
     _table,
     discard_candidates,
     split_hand,
+    wild_budgets,
 )
 
 NONE = 1 << 20
@@ -270,84 +272,6 @@ def _group_step(cur, out, lives, cap, tunnela_life, b0, b1):
     return True
 
 
-_UNIT = 27720  # lcm(1..12): a window's wilds shared among its (at most 5) naturals, exactly
-_FAR = 99 * _UNIT
-
-
-@jit
-def _budgets(cnt, wildk, allowed, groups, runs, cap, budget):
-    """Per position p (index p + 1, p = -1..13): the most wilds a state may have used once
-    positions up to p are swept, for states without (``b0``) and with (``b1``) the discard
-    made, so that ``budget`` can still suffice for the naturals beyond p (rule 5).
-
-    The naturals beyond p need at least the sum of their shares: each meld's wilds beyond p
-    shared among its naturals beyond p. Every run splits, at no cost, into pieces of 3 to 5
-    positions (a longer run has a cut with at least 3 positions on each side), so a natural's
-    share is at least the least over: its rank's group (``3 - m`` wilds among at most ``m``
-    naturals of the rank), a window of 3 to 5 positions of its suit beyond p (wilds to fill it),
-    and a window from p + 1 of at most 4 positions (the end of a piece begun at or before p,
-    whose earlier wilds are already counted). A state that has not discarded yet may drop one
-    allowed natural beyond p (its share comes off) or one wild (the budget shrinks by one)."""
-    nat = np.zeros((4, 15), np.int64)
-    for s in range(4):
-        for q in range(14):
-            k = s * 13 + (q % 13)
-            if not wildk[k]:
-                nat[s, q] = cnt[k]
-    group = np.full(13, _FAR, np.int64)
-    if groups:
-        for r in range(13):
-            m = 0
-            for s in range(4):
-                m += nat[s, r]
-            if cap and m > cap:
-                m = cap
-            if m:
-                group[r] = _UNIT * (3 - m) // m if m < 3 else 0
-    b0 = np.empty(15, np.int64)
-    b1 = np.empty(15, np.int64)
-    for p in range(-1, 14):
-        need = 0
-        top = 0
-        for s in range(4):
-            for q in range(p + 1, 13):
-                if nat[s, q] == 0:
-                    continue
-                best = group[q]
-                if runs:
-                    best = min(best, _window_share(nat, s, q, p))
-                    if q == 0:  # an ace may sit at ace-high
-                        best = min(best, _window_share(nat, s, 13, p))
-                need += nat[s, q] * best
-                if allowed[s * 13 + q] and best > top:
-                    top = best
-        b1[p + 1] = (budget * _UNIT - need) // _UNIT if need <= budget * _UNIT else -1
-        lim = budget * _UNIT - need + top  # (a wild discard, or one at p, leaves less room)
-        b0[p + 1] = lim // _UNIT if lim >= 0 else -1
-    return b0, b1
-
-
-@jit_norc
-def _window_share(nat, s, q, p):
-    """The least share of the natural at position ``q`` of suit ``s`` over the run windows of
-    :func:`_budgets` lying beyond ``p``."""
-    best = _FAR
-    for i in range(max(p + 1, q - 4), q + 1):
-        fresh = i > p + 1 or p < 0  # else the window may end a piece begun at or before p
-        if fresh and nat[s, i] == 0:
-            continue  # (a window widened to a position with no natural is never better)
-        n = 0
-        for j in range(i, min(i + 5, 14)):
-            n += nat[s, j] > 0
-            if j < q or nat[s, j] == 0:
-                continue
-            span = j - i + 1
-            w = (span if span > 3 or not fresh else 3) - n
-            if _UNIT * w // n < best:
-                best = _UNIT * w // n
-    return best
-
-
 @jit_norc
 def _runs_open(cur, s):
     keys, _, slots, meta = cur
@@ -367,7 +291,7 @@ def min_wilds(cnt, wildk, prm, allowed, budget, tbs):
     groups = prm[P_GROUPS]
     cap = prm[P_GROUP_CAP]
     tunnela_life = prm[P_TUNNELA_LIFE] and groups and lives > 0
-    b0, b1 = _budgets(cnt, wildk, allowed, groups, runs, cap, budget)
+    b0, b1 = wild_budgets(cnt, wildk, allowed, groups, runs, cap, budget)
     if b0[0] < 0:
         return NONE, NONE, False
     cur, out = tbs
