@@ -67,7 +67,7 @@ P_WRAP = 10  # K-A-2 runs allowed: the prefilters' run windows go round the corn
 # itself never builds a run through the corner; taas.envs.core.melds sets corner runs aside first)
 P_BAL_USED = 11  # wild cards already used by melds set aside before the sweep
 P_ROOM0 = 12  # room for spare wilds in melds set aside before the sweep
-P_GROUP_CAP = 13  # largest group, 0: no cap (only taas.envs.core.wild_bound reads it)
+P_GROUP_CAP = 13  # largest group, 0: no cap (only wild_budgets reads it)
 N_PRM = 14
 
 
@@ -629,16 +629,6 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
     bal = _wilds(cnt, wildk, prm) - prm[P_BAL_USED]
     room0 = min(prm[P_ROOM0], bal)
     nxt, resok = _prepare(cnt, bal, wildk, prm)
-    cur, out, idx, tmp = tbs
-    for tb in tbs:
-        _clear(tb)
-        tb[3][1] = 0
-    z = np.zeros(4, np.int64)
-    d0 = 0 if mode == MASK else 1
-    _put(cur, 0, 0, _misc(bal, room0, 0, d0, z, z), 0 if mode == COST else 1, mode)
-    scr, sig_ws, res_ws = ws
-    layer = 0
-    record = len(rec_at) > 0
     # Every card melded (FEAS, MASK): drop states that used too many wilds for what is left.
     prune = mode != COST and not prm[P_WRAP]
     if prune:
@@ -646,8 +636,23 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
                               bal)
     else:
         b0 = b1 = np.zeros(0, np.int64)
+    cur, out, idx, tmp = tbs
+    for tb in tbs:
+        _clear(tb)
+        tb[3][1] = 0
+    z = np.zeros(4, np.int64)
+    d0 = 0 if mode == MASK else 1
+    _put(cur, 0, 0, _misc(bal, room0, 0, d0, z, z), 0 if mode == COST else 1, mode)
+    live = 1
+    if prune:
+        live = _prune_budget(cur, bal, b0[0], b1[0])  # (0: too few wilds for the whole hand)
+    scr, sig_ws, res_ws = ws
+    layer = 0
+    record = len(rec_at) > 0
     for p in range(15):
         for sub in range(4 if p > 12 else 5):
+            if live == 0 and not record:
+                return cur, False  # every state pruned: no answer (a record keeps every layer)
             if record and not _record(cur, rec_keys, rec_vals, rec_at, layer):
                 return cur, True
             layer += 1
@@ -659,7 +664,7 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
             if out[3][1] or idx[3][1] or tmp[3][1]:
                 return out, True
             if prune and p <= 12:
-                _prune_budget(out, bal, b0[p + 1], b1[p + 1])
+                live = _prune_budget(out, bal, b0[p + 1], b1[p + 1])
             cur, out = out, cur
     if record and not _record(cur, rec_keys, rec_vals, rec_at, layer):
         return cur, True
@@ -671,14 +676,21 @@ def _prune_budget(tb, bal0, b0, b1):
     """Mark DEAD the states of ``tb`` (a layer after a rank's groups) that used more wilds than
     :func:`wild_budgets` allows there (``b0`` before the discard, ``b1`` after): they cannot
     meld what is left. Only states without any completion go, so the states that remain, their
-    values and their order are those of the unpruned sweep (the reconstruction is unchanged)."""
+    values and their order are those of the unpruned sweep (the reconstruction is unchanged).
+    Returns how many states are left."""
     keys, values, slots, meta = tb
+    live = 0
     for j in range(meta[0]):
         i = slots[j]
+        if values[i] == DEAD:
+            continue
         k2 = keys[i, 2]
         limit = b1 if (k2 >> 12) & 1 else b0
         if bal0 - (k2 & 31) > limit:
             values[i] = DEAD
+        else:
+            live += 1
+    return live
 
 
 @jit_norc
@@ -914,8 +926,16 @@ _FAR = 99 * _UNIT
 def wild_budgets(cnt, wildk, allowed, groups, runs, cap, budget):
     """Per position p (index p + 1, p = -1..13): the most wilds a state may have used once
     positions up to p are swept, for states without (``b0``) and with (``b1``) the discard
-    made, so that ``budget`` can still suffice for the naturals beyond p (rule 5 of
-    :mod:`taas.envs.core.wild_bound`; :func:`_sweep` prunes by it too).
+    made, so that ``budget`` can still suffice for the naturals beyond p. :func:`_sweep` drops
+    FEAS and MASK states over it (every card but the discard must be melded there): in random
+    Marriage play most show checks that pass :func:`discard_candidates` die this way within a
+    few ranks, and the sweeps that do find a show keep fewer states.
+
+    *Naturals* are the cards of non-wild kinds; every wild card (a wild-rank card also where it
+    stands for itself, as the sweep takes it back from ``bal``) costs one, and a closing run
+    pays its padding when it closes, as in the sweep. Runs round the corner are outside the
+    windows below, so the sweep applies this only without ``P_WRAP`` (or to the rest of a
+    corner case). The distinct-suits group rule and group caps only raise what a natural needs.
 
     The naturals beyond p need at least the sum of their shares: each meld's wilds beyond p
     shared among its naturals beyond p. Every run splits, at no cost, into pieces of 3 to 5
@@ -1023,6 +1043,21 @@ def discard_candidates(c, wildk, wild53, prm, wilds):
             else:
                 allowed[k] = total - share[k] <= budget
     return allowed
+
+
+@jit
+def show_candidates(counts, wildk, wild53, prm):
+    """The first stage of every show check, in one compiled call (most stop here): (cards as
+    the sweep sees them, loose jokers, wilds, :func:`discard_candidates`, how many). The
+    candidates are left empty when there are loose jokers or the counts are out of range."""
+    c, loose, wilds = split_hand(counts, wildk, prm[P_JOKER_WILD])
+    if wilds < 0 or wilds > 31 or loose:
+        return c, loose, wilds, np.zeros(53, np.int64), 0
+    allowed = discard_candidates(c, wildk, wild53, prm, wilds)
+    n = 0
+    for k in range(53):
+        n += allowed[k]
+    return c, loose, wilds, allowed, n
 
 
 @jit
