@@ -36,7 +36,9 @@ Exact prunings (each argued in ``docs/meld-solver.md``): a wild extends a run on
 card of its suit within reach; aces are kept for ace-high only when a card of their suit is
 within reach below; a saturated state with more wilds beats one with fewer; a state short of
 lives with no pure run open and no pure window ahead is dropped; wild-rank cards stand for
-themselves only where that can matter (see ``P_TB_RUNS``/``P_TB_GROUP``).
+themselves only where that can matter (see ``P_TB_RUNS``/``P_TB_GROUP``); in FEAS and MASK, a
+state that used more wilds than the cards still ahead leave room for is dropped
+(:func:`wild_budgets`).
 """
 
 from __future__ import annotations
@@ -673,11 +675,13 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
 
 @jit_norc
 def _prune_budget(tb, bal0, b0, b1):
-    """Mark DEAD the states of ``tb`` (a layer after a rank's groups) that used more wilds than
-    :func:`wild_budgets` allows there (``b0`` before the discard, ``b1`` after): they cannot
-    meld what is left. Only states without any completion go, so the states that remain, their
-    values and their order are those of the unpruned sweep (the reconstruction is unchanged).
-    Returns how many states are left."""
+    """Mark DEAD the states of ``tb`` that used more wilds than :func:`wild_budgets` allows
+    (``b0`` before the discard, ``b1`` after): they cannot meld what is left. ``tb`` is the first
+    layer (budgets of p = -1) or one after a sub-step at position p <= 12 (budgets of p: the
+    cards at p of suits not yet swept are then left out of the need, which only loosens it).
+    Only states without any completion go, and every parent of a state with one has one too,
+    so the states that remain, their values and their order are those of the unpruned sweep
+    (the reconstruction is unchanged). Returns how many states are left."""
     keys, values, slots, meta = tb
     live = 0
     for j in range(meta[0]):
