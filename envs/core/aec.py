@@ -86,7 +86,7 @@ class CardGameEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self._returns = self.game.returns(self.state)
+        self._returns = self.game.returns(self.state).tolist()
         self._update_infos()
         self.agent_selection = self.possible_agents[self.game.current_player(self.state)]
 
@@ -134,11 +134,12 @@ class CardGameEnv(AECEnv):
         else:
             game.apply_action(state, action, player=self._index[agent])  # checks the id itself
         self._cumulative_rewards[agent] = 0.0
-        returns = game.returns(state)
-        delta = (returns - self._returns).tolist()
+        returns, last = game.returns(state).tolist(), self._returns
         self._returns = returns
-        # most steps score nothing: skip the per-agent bookkeeping then
-        if any(delta) or any(self.rewards.values()):
+        # most steps score nothing: skip the per-agent bookkeeping then (lists compare and
+        # subtract faster than the small arrays did, to the same floats)
+        if returns != last or any(self.rewards.values()):
+            delta = [r - q for r, q in zip(returns, last, strict=True)]
             self.rewards = dict(zip(self.possible_agents, delta, strict=True))
             self._accumulate_rewards()
         if game.is_terminal(state):

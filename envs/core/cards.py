@@ -58,15 +58,17 @@ def parse_cards(text: str) -> list[int]:
     return [parse_card(tok) for tok in text.replace(",", " ").split()]
 
 
+_NAMES = (*(r + s for s in SUITS for r in RANKS), "JK")
+_SYMBOL_NAMES = (*(r + s for s in SUIT_SYMBOLS for r in RANKS), "Jk")
+
+
 def card_str(card: int, symbols: bool = False) -> str:
     """Print a card kind the way :func:`parse_card` reads it (``10H``, ``JK``); ``symbols``
-    uses suit symbols (``10♥``) for people."""
-    if card == JOKER:
-        return "Jk" if symbols else "JK"
-    if not 0 <= card < JOKER:
+    uses suit symbols (``10♥``) for people. Read from a table: a round's record prints
+    hundreds of cards."""
+    if not 0 <= card <= JOKER:
         raise ValueError(f"bad card kind {card}: expected 0..{JOKER}")
-    suit = SUIT_SYMBOLS[suit_of(card)] if symbols else SUITS[suit_of(card)]
-    return RANKS[rank_of(card)] + suit
+    return (_SYMBOL_NAMES if symbols else _NAMES)[card]
 
 
 def cards_str(cards: Iterable[int], symbols: bool = False) -> str:

@@ -25,7 +25,6 @@ from typing import NamedTuple
 import numpy as np
 
 from taas.envs.core import melds_kernel as K
-from taas.envs.core import wild_bound
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind
 
 GROUP_MODES = ("any", "distinct")
@@ -404,7 +403,6 @@ _SMALL = K.tables(13)
 """Tables every solve tries first: most hands fit, and probes into a table grown for the
 rare big hand miss the cache (heavy show checks ~10-25% slower at 2**15-2**16 slots)."""
 _SCRATCH = K.workspace()
-_BOUND = wild_bound.tables()
 _STEPS = [(p, sub) for p in range(15) for sub in range(4 if p > 12 else 5)]
 _NO_DISCARD = np.zeros(NUM_KINDS, np.int64)
 _RECORD = [1 << 14]  # states a recorded sweep has room for, grown on demand
@@ -483,8 +481,8 @@ def show_discards(counts: np.ndarray, rules: MeldRules) -> np.ndarray:
     states merge). With ``allow_wraparound``, one such sweep per corner case, OR-ed: the
     discard is never in a corner run, so it is left out of the rest of some case."""
     cp = _compile(rules)
-    c, loose, wilds, allowed, n_allowed = wild_bound.show_prefilter(
-        _as_counts(counts), cp.wildk, cp.wild53, cp.prm, _BOUND)
+    c, loose, wilds, allowed, n_allowed = K.show_candidates(_as_counts(counts), cp.wildk,
+                                                            cp.wild53, cp.prm)
     _check_wilds(wilds)
     mask = np.zeros(NUM_KINDS, bool)
     if loose:

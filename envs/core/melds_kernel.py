@@ -36,7 +36,9 @@ Exact prunings (each argued in ``docs/meld-solver.md``): a wild extends a run on
 card of its suit within reach; aces are kept for ace-high only when a card of their suit is
 within reach below; a saturated state with more wilds beats one with fewer; a state short of
 lives with no pure run open and no pure window ahead is dropped; wild-rank cards stand for
-themselves only where that can matter (see ``P_TB_RUNS``/``P_TB_GROUP``).
+themselves only where that can matter (see ``P_TB_RUNS``/``P_TB_GROUP``); in FEAS and MASK, a
+state that used more wilds than the cards still ahead leave room for is dropped
+(:func:`wild_budgets`).
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ P_WRAP = 10  # K-A-2 runs allowed: the prefilters' run windows go round the corn
 # itself never builds a run through the corner; taas.envs.core.melds sets corner runs aside first)
 P_BAL_USED = 11  # wild cards already used by melds set aside before the sweep
 P_ROOM0 = 12  # room for spare wilds in melds set aside before the sweep
-P_GROUP_CAP = 13  # largest group, 0: no cap (only taas.envs.core.wild_bound reads it)
+P_GROUP_CAP = 13  # largest group, 0: no cap (only wild_budgets reads it)
 N_PRM = 14
 
 
@@ -629,6 +631,13 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
     bal = _wilds(cnt, wildk, prm) - prm[P_BAL_USED]
     room0 = min(prm[P_ROOM0], bal)
     nxt, resok = _prepare(cnt, bal, wildk, prm)
+    # Every card melded (FEAS, MASK): drop states that used too many wilds for what is left.
+    prune = mode != COST and not prm[P_WRAP]
+    if prune:
+        b0, b1 = wild_budgets(cnt, wildk, allowed, prm[P_GROUPS], prm[P_RUNS], prm[P_GROUP_CAP],
+                              bal)
+    else:
+        b0 = b1 = np.zeros(0, np.int64)
     cur, out, idx, tmp = tbs
     for tb in tbs:
         _clear(tb)
@@ -636,11 +645,16 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
     z = np.zeros(4, np.int64)
     d0 = 0 if mode == MASK else 1
     _put(cur, 0, 0, _misc(bal, room0, 0, d0, z, z), 0 if mode == COST else 1, mode)
+    live = 1
+    if prune:
+        live = _prune_budget(cur, bal, b0[0], b1[0])  # (0: too few wilds for the whole hand)
     scr, sig_ws, res_ws = ws
     layer = 0
     record = len(rec_at) > 0
     for p in range(15):
         for sub in range(4 if p > 12 else 5):
+            if live == 0 and not record:
+                return cur, False  # every state pruned: no answer (a record keeps every layer)
             if record and not _record(cur, rec_keys, rec_vals, rec_at, layer):
                 return cur, True
             layer += 1
@@ -651,10 +665,36 @@ def _sweep(cnt, wildk, vals, prm, opt_start, opt_dead, opt_w, opt_room, opt_live
                    res_ws)
             if out[3][1] or idx[3][1] or tmp[3][1]:
                 return out, True
+            if prune and p <= 12:
+                live = _prune_budget(out, bal, b0[p + 1], b1[p + 1])
             cur, out = out, cur
     if record and not _record(cur, rec_keys, rec_vals, rec_at, layer):
         return cur, True
     return cur, False
+
+
+@jit_norc
+def _prune_budget(tb, bal0, b0, b1):
+    """Mark DEAD the states of ``tb`` that used more wilds than :func:`wild_budgets` allows
+    (``b0`` before the discard, ``b1`` after): they cannot meld what is left. ``tb`` is the first
+    layer (budgets of p = -1) or one after a sub-step at position p <= 12 (budgets of p: the
+    cards at p of suits not yet swept are then left out of the need, which only loosens it).
+    Only states without any completion go, and every parent of a state with one has one too,
+    so the states that remain, their values and their order are those of the unpruned sweep
+    (the reconstruction is unchanged). Returns how many states are left."""
+    keys, values, slots, meta = tb
+    live = 0
+    for j in range(meta[0]):
+        i = slots[j]
+        if values[i] == DEAD:
+            continue
+        k2 = keys[i, 2]
+        limit = b1 if (k2 >> 12) & 1 else b0
+        if bal0 - (k2 & 31) > limit:
+            values[i] = DEAD
+        else:
+            live += 1
+    return live
 
 
 @jit_norc
@@ -882,6 +922,93 @@ def wild_shares(cnt, wildk, prm, wilds):
     return share, total
 
 
+_UNIT = 27720  # lcm(1..12): a window's wilds shared among its (at most 5) naturals, exactly
+_FAR = 99 * _UNIT
+
+
+@jit
+def wild_budgets(cnt, wildk, allowed, groups, runs, cap, budget):
+    """Per position p (index p + 1, p = -1..13): the most wilds a state may have used once
+    positions up to p are swept, for states without (``b0``) and with (``b1``) the discard
+    made, so that ``budget`` can still suffice for the naturals beyond p. :func:`_sweep` drops
+    FEAS and MASK states over it (every card but the discard must be melded there): in random
+    Marriage play most show checks that pass :func:`discard_candidates` die this way within a
+    few ranks, and the sweeps that do find a show keep fewer states.
+
+    *Naturals* are the cards of non-wild kinds; every wild card (a wild-rank card also where it
+    stands for itself, as the sweep takes it back from ``bal``) costs one, and a closing run
+    pays its padding when it closes, as in the sweep. Runs round the corner are outside the
+    windows below, so the sweep applies this only without ``P_WRAP`` (or to the rest of a
+    corner case). The distinct-suits group rule and group caps only raise what a natural needs.
+
+    The naturals beyond p need at least the sum of their shares: each meld's wilds beyond p
+    shared among its naturals beyond p. Every run splits, at no cost, into pieces of 3 to 5
+    positions (a longer run has a cut with at least 3 positions on each side), so a natural's
+    share is at least the least over: its rank's group (``3 - m`` wilds among at most ``m``
+    naturals of the rank), a window of 3 to 5 positions of its suit beyond p (wilds to fill it),
+    and a window from p + 1 of at most 4 positions (the end of a piece begun at or before p,
+    whose earlier wilds are already counted). A state that has not discarded yet may drop one
+    allowed natural beyond p (its share comes off) or one wild (the budget shrinks by one)."""
+    nat = np.zeros((4, 15), np.int64)
+    for s in range(4):
+        for q in range(14):
+            k = s * 13 + (q % 13)
+            if not wildk[k]:
+                nat[s, q] = cnt[k]
+    group = np.full(13, _FAR, np.int64)
+    if groups:
+        for r in range(13):
+            m = 0
+            for s in range(4):
+                m += nat[s, r]
+            if cap and m > cap:
+                m = cap
+            if m:
+                group[r] = _UNIT * (3 - m) // m if m < 3 else 0
+    b0 = np.empty(15, np.int64)
+    b1 = np.empty(15, np.int64)
+    for p in range(-1, 14):
+        need = 0
+        top = 0
+        for s in range(4):
+            for q in range(p + 1, 13):
+                if nat[s, q] == 0:
+                    continue
+                best = group[q]
+                if runs:
+                    best = min(best, _window_share(nat, s, q, p))
+                    if q == 0:  # an ace may sit at ace-high
+                        best = min(best, _window_share(nat, s, 13, p))
+                need += nat[s, q] * best
+                if allowed[s * 13 + q] and best > top:
+                    top = best
+        b1[p + 1] = (budget * _UNIT - need) // _UNIT if need <= budget * _UNIT else -1
+        lim = budget * _UNIT - need + top  # (a wild discard, or one at p, leaves less room)
+        b0[p + 1] = lim // _UNIT if lim >= 0 else -1
+    return b0, b1
+
+
+@jit_norc
+def _window_share(nat, s, q, p):
+    """The least share of the natural at position ``q`` of suit ``s`` over the run windows of
+    :func:`wild_budgets` lying beyond ``p``."""
+    best = _FAR
+    for i in range(max(p + 1, q - 4), q + 1):
+        fresh = i > p + 1 or p < 0  # else the window may end a piece begun at or before p
+        if fresh and nat[s, i] == 0:
+            continue  # (a window widened to a position with no natural is never better)
+        n = 0
+        for j in range(i, min(i + 5, 14)):
+            n += nat[s, j] > 0
+            if j < q or nat[s, j] == 0:
+                continue
+            span = j - i + 1
+            w = (span if span > 3 or not fresh else 3) - n
+            if _UNIT * w // n < best:
+                best = _UNIT * w // n
+    return best
+
+
 @jit
 def split_hand(counts, wildk, joker_wild):
     """The sweep's copy of a 53-count hand: (counts as int64 with non-wild printed jokers
@@ -920,6 +1047,21 @@ def discard_candidates(c, wildk, wild53, prm, wilds):
             else:
                 allowed[k] = total - share[k] <= budget
     return allowed
+
+
+@jit
+def show_candidates(counts, wildk, wild53, prm):
+    """The first stage of every show check, in one compiled call (most stop here): (cards as
+    the sweep sees them, loose jokers, wilds, :func:`discard_candidates`, how many). The
+    candidates are left empty when there are loose jokers or the counts are out of range."""
+    c, loose, wilds = split_hand(counts, wildk, prm[P_JOKER_WILD])
+    if wilds < 0 or wilds > 31 or loose:
+        return c, loose, wilds, np.zeros(53, np.int64), 0
+    allowed = discard_candidates(c, wildk, wild53, prm, wilds)
+    n = 0
+    for k in range(53):
+        n += allowed[k]
+    return c, loose, wilds, allowed, n
 
 
 @jit

@@ -393,3 +393,25 @@ def test_show_discards_rejects_bad_counts() -> None:
     everything_wild = MeldRules(wild=(True,) * NUM_KINDS)
     with pytest.raises(ValueError, match="at most 31"):
         show_discards(np.full(NUM_KINDS, 1), everything_wild)
+
+
+@pytest.mark.parametrize("variant", range(4))
+def test_budget_pruning_keeps_tight_hands_exact(variant: int) -> None:
+    """The FEAS and MASK sweeps drop states that used more wilds than the naturals still ahead
+    leave room for (melds_kernel.wild_budgets). Hands built from melds with no spare wild sit
+    on that budget, so a wrong cut shows up here first: answers against the reference search,
+    and the arrangement of each shown hand checked card by card."""
+    rng = np.random.default_rng([77, variant])
+    kw = [{}, {"lives": 2}, {"group_mode": "distinct"}, {"max_group_size": 4}][variant]
+    rules = marriage(wild_rank=(3 + 4 * variant) % 13, **kw)
+    for i in range(6):
+        h22 = random_hand(rng, 22, (3 + 4 * variant) % 13, True, int(rng.integers(0, 2)))
+        where = f"hand {i} {np.flatnonzero(h22).tolist()} {rules}"
+        mask = show_discards(h22, rules)
+        assert (mask == ref_show_discards(h22, rules)).all(), where
+        for k in np.flatnonzero(h22)[:3]:
+            h21 = h22.copy()
+            h21[k] -= 1
+            assert can_meld_all(h21, rules) == ref_can_meld_all(h21, rules), where
+            if mask[k]:
+                check_arrangement(h21, rules, min_deadwood(h21, rules, complete=True))
