@@ -297,14 +297,19 @@ class PairedSearch(_Simulations):
         self.simulations = n
         return moves[self.choose(np.array(values))]
 
+    @staticmethod
+    def advantages(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each challenger's mean paired advantage over the expert's choice (column 0 of
+        ``values``, samples x moves, at least 2 samples) and its standard error."""
+        diffs = values[:, 1:] - values[:, :1]
+        return diffs.mean(axis=0), diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
+
     def choose(self, values: np.ndarray) -> int:
         """The column to play of ``values`` (samples x moves, the expert's choice first): the
         best mean advantage over column 0 if it exceeds ``confidence`` standard errors."""
         if len(values) < 2:
             return 0
-        diffs = values[:, 1:] - values[:, :1]
-        mean = diffs.mean(axis=0)
-        error = diffs.std(axis=0, ddof=1) / math.sqrt(len(values))
+        mean, error = self.advantages(values)
         sure = mean > self.confidence * error
         if not sure.any():
             return 0

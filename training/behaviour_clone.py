@@ -183,14 +183,15 @@ def train(args: Args) -> Path:
     sample_train, sample_held, sample_rules = (load_samples(args.samples, args.env_id,
                                                             args.min_margin)
                                                if args.samples else ([], [], []))
-    table_rules += [r for r in sample_rules if r not in table_rules]  # the model plays these
-    games = [taas.envs.make(args.env_id, wrapped=False, **r) for r in table_rules]
+    extra = [r for r in sample_rules if r not in table_rules]
+    model_rules = table_rules + extra  # the model plays these
+    games = raws + [taas.envs.make(args.env_id, wrapped=False, **r) for r in extra]
     obs_size, num_actions = raws[0].observer.low.shape[0], raws[0].game.num_actions
     if {(g.observer.low.shape[0], g.game.num_actions) for g in games} != {(obs_size,
                                                                           num_actions)}:
-        raise SystemExit(f"{args.env_id}: tables {table_rules} have different observation sizes")
-    eval_rules = next((r for r in table_rules if r.get("num_players") == args.eval_players),
-                      None) if args.eval_players else table_rules[0]
+        raise SystemExit(f"{args.env_id}: tables {model_rules} have different observation sizes")
+    eval_rules = next((r for r in model_rules if r.get("num_players") == args.eval_players),
+                      None) if args.eval_players else model_rules[0]
     if eval_rules is None:
         raise SystemExit(f"--eval-players {args.eval_players}: the model plays no such table")
 
@@ -199,7 +200,7 @@ def train(args: Args) -> Path:
     rng = np.random.default_rng(seeds[-1])  # minibatch order
     train_set, held_set = [], []
     per_size = max(1, args.deals // len(raws)) if args.deals else 0
-    for i, (raw, r) in enumerate(zip(raws, table_rules, strict=False)):
+    for i, (raw, r) in enumerate(zip(raws, table_rules, strict=True)):
         teacher = taas.agents.make(args.teacher, args.env_id, seed=args.seed * 1000 + i, config=r)
         held = max(1, per_size // 10) if per_size > 1 else 0
         deal_rng = np.random.default_rng(seeds[i])
@@ -292,7 +293,7 @@ def train(args: Args) -> Path:
                    np.random.SeedSequence(args.seed).spawn(2 * len(raws) + 1)[len(raws) + 1:]]
     for stage in range(1, args.dagger_iters + 1):
         parts, mine = [], []
-        for i, (raw, r) in enumerate(zip(raws, table_rules, strict=False)):
+        for i, (raw, r) in enumerate(zip(raws, table_rules, strict=True)):
             teacher = taas.agents.make(args.teacher, args.env_id, seed=args.seed * 1000 + i,
                                        config=r)
             learner = PPOAgent(net, meta, seed=args.seed * 1000 + stage)

@@ -84,9 +84,8 @@ class Margins:
     def noting_choose(self, values: np.ndarray) -> int:
         column = self.choose(values)
         if column:
-            diffs = values[:, column] - values[:, 0]
-            error = diffs.std(ddof=1) / np.sqrt(len(diffs))
-            self.last = float(diffs.mean() / error) if error > 0 else np.inf
+            mean, error = (x[column - 1] for x in PairedSearch.advantages(values))
+            self.last = float(mean / error) if error > 0 else np.inf
         return column
 
     def act_state(self, game, state, player: int) -> int:

@@ -922,8 +922,7 @@ def wild_shares(cnt, wildk, prm, wilds):
     return share, total
 
 
-_UNIT = 27720  # lcm(1..12): a window's wilds shared among its (at most 5) naturals, exactly
-_FAR = 99 * _UNIT
+_FAR = 99 * SHARE_UNIT
 
 
 @jit
@@ -964,7 +963,7 @@ def wild_budgets(cnt, wildk, allowed, groups, runs, cap, budget):
             if cap and m > cap:
                 m = cap
             if m:
-                group[r] = _UNIT * (3 - m) // m if m < 3 else 0
+                group[r] = SHARE_UNIT * (3 - m) // m if m < 3 else 0
     b0 = np.empty(15, np.int64)
     b1 = np.empty(15, np.int64)
     for p in range(-1, 14):
@@ -982,9 +981,9 @@ def wild_budgets(cnt, wildk, allowed, groups, runs, cap, budget):
                 need += nat[s, q] * best
                 if allowed[s * 13 + q] and best > top:
                     top = best
-        b1[p + 1] = (budget * _UNIT - need) // _UNIT if need <= budget * _UNIT else -1
-        lim = budget * _UNIT - need + top  # (a wild discard, or one at p, leaves less room)
-        b0[p + 1] = lim // _UNIT if lim >= 0 else -1
+        b1[p + 1] = (budget * SHARE_UNIT - need) // SHARE_UNIT if need <= budget * SHARE_UNIT else -1
+        lim = budget * SHARE_UNIT - need + top  # (a wild discard, or one at p, leaves less room)
+        b0[p + 1] = lim // SHARE_UNIT if lim >= 0 else -1
     return b0, b1
 
 
@@ -1004,8 +1003,8 @@ def _window_share(nat, s, q, p):
                 continue
             span = j - i + 1
             w = (span if span > 3 or not fresh else 3) - n
-            if _UNIT * w // n < best:
-                best = _UNIT * w // n
+            if SHARE_UNIT * w // n < best:
+                best = SHARE_UNIT * w // n
     return best
 
 
