@@ -981,8 +981,9 @@ def wild_budgets(cnt, wildk, allowed, groups, runs, cap, budget):
                 need += nat[s, q] * best
                 if allowed[s * 13 + q] and best > top:
                     top = best
-        b1[p + 1] = (budget * SHARE_UNIT - need) // SHARE_UNIT if need <= budget * SHARE_UNIT else -1
-        lim = budget * SHARE_UNIT - need + top  # (a wild discard, or one at p, leaves less room)
+        room = budget * SHARE_UNIT - need
+        b1[p + 1] = room // SHARE_UNIT if room >= 0 else -1
+        lim = room + top  # (a wild discard, or one at p, leaves less room)
         b0[p + 1] = lim // SHARE_UNIT if lim >= 0 else -1
     return b0, b1
 
