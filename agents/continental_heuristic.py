@@ -54,7 +54,7 @@ class ContinentalHeuristicAgent(Agent):
             raise ValueError(f"agent {cls.name!r} takes no argument (got {arg!r})")
         return cls(seed, config)
 
-    def _read(self, obs: np.ndarray) -> None:
+    def read(self, obs: np.ndarray) -> None:
         self.hand = np.rint(obs[LAYOUT["hand"]] * self._copies)
         self.per_rank = _ranks(self.hand)
         self.jokers = int(self.hand[JOKER])
@@ -82,7 +82,7 @@ class ContinentalHeuristicAgent(Agent):
         """The legal moves this player would consider, best first (``act`` plays the first):
         both draws or both buy answers in its order of preference, the discards of natural
         cards from least to most wanted, or only the move it never questions (going out)."""
-        self._read(observation)
+        self.read(observation)
         if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
             if self._wants_top(action_mask):
                 return either_first(A.DRAW_DISCARD, A.DRAW_STOCK, action_mask)

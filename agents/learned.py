@@ -22,6 +22,11 @@ A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
     deterministic optional, default False: ``ppo:`` plays the most probable legal move
                   instead of sampling (a behaviour clone plays its teacher best that way;
                   files without the key keep sampling)
+    policy        optional, default "actor": ``actor`` maps observations to action logits.
+                  "afterstate" (Continental, :mod:`taas.training.afterstate_value`): ``actor``
+                  is a value network over ``features`` afterstate features and the player
+                  draws and discards greedily by it
+                  (:class:`~taas.agents.continental_value.ContinentalValueAgent`)
 
 The rules must match one of ``configs`` except ``reward``, which only says what the training
 signal was (a Continental model trained on ``reward="zero_sum"`` plays a ``"points"`` table the
@@ -190,19 +195,51 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
     ckpt = load_checkpoint(path)
     raw = taas.envs.make(env_id, wrapped=False, **dict(rules))
     check_fits(ckpt, path, env_id, raw.game, raw.observer.low.shape[0])
-    with torch.random.fork_rng(devices=[]):  # the random init is overwritten: leave the
-        # caller's RNG stream untouched, so evaluating during training never changes the run
-        net = PolicyNet(ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"], critic=False)
+    policy = ckpt.get("policy", "actor")
+    if policy == "afterstate":
+        net = body = _value_net(path, ckpt)
+    elif policy == "actor":
+        with torch.random.fork_rng(devices=[]):  # the random init is overwritten: leave the
+            # caller's RNG stream untouched, so evaluating during training never changes it
+            net = PolicyNet(ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"],
+                            critic=False)
+        body = net.actor
+    else:
+        raise CheckpointError(f"checkpoint {path} has an unknown policy kind {policy!r}")
     try:
-        net.actor.load_state_dict(ckpt["actor"])
+        body.load_state_dict(ckpt["actor"])
     except RuntimeError as err:
         raise CheckpointError(
             f"checkpoint {path} holds weights that do not fit its header "
             f"({str(err).splitlines()[0]})"
         ) from None
     net.eval()
-    return net, {**{k: ckpt[k] for k in META_KEYS},
+    return net, {**{k: ckpt[k] for k in META_KEYS}, "policy": policy,
                  "deterministic": bool(ckpt.get("deterministic", False))}
+
+
+def _value_net(path: Path, ckpt: dict) -> nn.Module:
+    """An afterstate value network (``policy="afterstate"``), checked against the features
+    this code computes."""
+    from taas.agents.continental_value import NUM_FEATURES
+
+    if ckpt.get("features") != NUM_FEATURES:
+        raise CheckpointError(
+            f"checkpoint {path} reads {ckpt.get('features')} afterstate features; this code "
+            f"computes {NUM_FEATURES}")
+    with torch.random.fork_rng(devices=[]):
+        return mlp(NUM_FEATURES, ckpt["hidden"], 1, out_gain=1.0)
+
+
+class ValueFunction:
+    """A value network as the numpy function :class:`ContinentalValueAgent` calls."""
+
+    def __init__(self, net: nn.Module):
+        self.net = net
+
+    def __call__(self, rows: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            return self.net(torch.from_numpy(rows)).squeeze(-1).numpy()
 
 
 class PPOAgent(Agent):
@@ -220,12 +257,16 @@ class PPOAgent(Agent):
         self.deterministic = bool(meta.get("deterministic", False))
 
     @classmethod
-    def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> PPOAgent:
+    def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> Agent:
         if not arg:
             raise CheckpointError("ppo needs a model: ppo:PATH or ppo:<game> (a shipped model)")
         path = resolve(arg).resolve()
         stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else ()
         net, meta = _load_actor(path, stamp, env_id, tuple(sorted(config.items())))
+        if meta["policy"] == "afterstate":
+            from taas.agents.continental_value import ContinentalValueAgent
+
+            return ContinentalValueAgent(ValueFunction(net), seed, config)
         return cls(net, meta, seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:

@@ -5,6 +5,7 @@ Each agent plays seeded games in every seat against itself; only the time inside
 decisions counts (the engine's steps between them do not).
 
     python -m taas.benchmarks.agents [--games 4] [--search-budget 100] [--out results/agents.json]
+        [--envs continental_v1] [--agents ppo,heuristic]
 """
 
 from __future__ import annotations
@@ -87,10 +88,17 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--games", type=int, default=4, help="seeded games per agent")
     parser.add_argument("--search-budget", default="100", help="simulations for search agents")
     parser.add_argument("--out", help="write the rows as JSON here")
+    parser.add_argument("--envs", help="comma-separated env ids (default: all)")
+    parser.add_argument("--agents", help="comma-separated agent names (default: all)")
     args = parser.parse_args(argv)
+    envs = args.envs.split(",") if args.envs else taas.envs.available_envs()
+    unknown = set(envs) - set(taas.envs.available_envs())
+    if unknown:
+        parser.error(f"unknown env ids: {', '.join(sorted(unknown))}")
     rows = []
-    cases = [(e, spec) for e in taas.envs.available_envs() for a in taas.agents.available(e)
-             if (spec := spec_for(e, a, args.search_budget))]
+    cases = [(e, spec) for e in envs for a in taas.agents.available(e)
+             if (not args.agents or a in args.agents.split(","))
+             and (spec := spec_for(e, a, args.search_budget))]
     for env_id, spec in tqdm(cases, unit="agent"):
         rows.append(measure(env_id, spec, args.games, table_rules(env_id)))
     print(f"{'env':16} {'agent':14} {'decisions/s':>12} {'simulations/s':>14}")

@@ -1,8 +1,10 @@
 """The agent-speed benchmark counts every decision of every seat and the search's simulations."""
 
+import pytest
+
 import taas.agents
 import taas.envs
-from taas.benchmarks.agents import measure, spec_for, table_rules
+from taas.benchmarks.agents import main, measure, spec_for, table_rules
 
 
 def test_every_decision_of_every_seat_is_timed():
@@ -25,3 +27,12 @@ def test_every_registered_agent_gets_a_buildable_spec():
             spec = spec_for(env_id, name, "2")
             if spec is not None:
                 taas.agents.make(spec, env_id, seed=0, config=table_rules(env_id))
+
+
+def test_the_run_can_be_narrowed_to_some_envs_and_agents(capsys):
+    rows = main(["--games", "1", "--envs", "continental_v1", "--agents", "greedy,random"])
+    assert sorted(r["agent"] for r in rows) == ["greedy", "random"]
+    assert {r["env_id"] for r in rows} == {"continental_v1"}
+    with pytest.raises(SystemExit):
+        main(["--envs", "nosuch_v1"])
+    assert "unknown env ids: nosuch_v1" in capsys.readouterr().err
