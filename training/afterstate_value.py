@@ -87,6 +87,7 @@ def collect(task: tuple) -> Path:
     """Play one chunk of games with ``player`` in every seat; write each discard's afterstate
     row with its seat's final score difference."""
     player, rules, seeds, epsilon, path = task
+    torch.set_num_threads(1)  # one process per core: small batches gain nothing from threads
     env = taas.envs.make(ENV_ID, wrapped=False, **rules)
     n = len(env.possible_agents)
     rows, targets, games, seats_of = [], [], [], []
