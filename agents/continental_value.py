@@ -39,6 +39,9 @@ _BLOCKS = [
     ("out", 1),  # 1: the seat went out (the row of :func:`out_features`)
 ]
 FEATURES, NUM_FEATURES = make_layout(_BLOCKS)
+SERIES_RULES = ("episode", "num_rounds", "target_score", "tiebreak_players")
+"""Rules of the series around the rounds: the features never read them (no totals, no rounds
+left), so a model trained on single rounds plays every round of any series the same way."""
 
 
 def can_go_out(counts: np.ndarray, jokers: np.ndarray, m: int, banned=-1) -> np.ndarray:

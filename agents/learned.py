@@ -30,7 +30,8 @@ A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
 
 The rules must match one of ``configs`` except ``reward``, which only says what the training
 signal was (a Continental model trained on ``reward="zero_sum"`` plays a ``"points"`` table the
-same way), so it is not compared.
+same way), so it is not compared. An afterstate model also plays any series (``episode``,
+``num_rounds``, ``target_score``): it reads one round's hand and live cards, never the totals.
 """
 
 from __future__ import annotations
@@ -165,7 +166,12 @@ def check_fits(ckpt: dict, path: str | Path, env_id: str, game, obs_size: int) -
     defaults = {f.name: f.default for f in dataclasses.fields(game.config)
                 if f.default is not dataclasses.MISSING}
     configs = [{**defaults, **c} for c in ckpt["configs"]]
-    config, configs = _play_rules(config), [_play_rules(c) for c in configs]
+    ignored = {"reward"}
+    if ckpt.get("policy") == "afterstate":
+        from taas.agents.continental_value import SERIES_RULES
+
+        ignored |= set(SERIES_RULES)
+    config, configs = _play_rules(config, ignored), [_play_rules(c, ignored) for c in configs]
     if config not in configs:
         trained = configs[0]
         diff = ", ".join(
@@ -182,9 +188,10 @@ def check_fits(ckpt: dict, path: str | Path, env_id: str, game, obs_size: int) -
         )
 
 
-def _play_rules(config: dict) -> dict:
-    """The rules that change how a game plays: all but the reward (see the module docstring)."""
-    return {k: v for k, v in config.items() if k != "reward"}
+def _play_rules(config: dict, ignored: set[str]) -> dict:
+    """The rules that change how this model plays: all but the reward (see the module
+    docstring) and, for an afterstate model, the series rules it never reads."""
+    return {k: v for k, v in config.items() if k not in ignored}
 
 
 @functools.lru_cache(maxsize=16)

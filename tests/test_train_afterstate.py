@@ -31,6 +31,14 @@ def restore_torch_threads():
     torch.set_num_threads(threads)
 
 
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    """One iteration on heuristic's games, not evaluated: its folder."""
+    run = tmp_path_factory.mktemp("tiny")
+    afterstate_value.main([*TINY, "--iterations", "1", "--eval-deals", "0", "--run-dir", str(run)])
+    return run
+
+
 def curve(run) -> list[dict]:
     with open(run / "curve.csv", newline="") as f:
         return list(csv.DictReader(f))
@@ -61,12 +69,10 @@ def test_it_trains_saves_plays_and_resumes(tmp_path):
     assert curve(again) == rows  # the same arguments give the same run
 
 
-def test_targets_are_each_seats_score_difference(tmp_path):
+def test_targets_are_each_seats_score_difference(tiny_run):
     """Every row carries its seat's return minus the others' mean at the end of the game: one
     value per seat, and over the four seats these differences sum to zero."""
-    afterstate_value.main([*TINY, "--iterations", "1", "--eval-deals", "0",
-                           "--run-dir", str(tmp_path)])
-    parts = [np.load(p) for p in sorted(tmp_path.glob("data/*.npz"))]
+    parts = [np.load(p) for p in sorted(tiny_run.glob("data/*.npz"))]
     data = {k: np.concatenate([p[k] for p in parts]) for k in ("targets", "games", "seats")}
     checked = 0
     for g in np.unique(data["games"]):
@@ -82,10 +88,17 @@ def test_targets_are_each_seats_score_difference(tmp_path):
     assert checked > 6
 
 
-def test_a_checkpoint_with_other_features_is_refused(tmp_path):
-    model = afterstate_value.main([*TINY, "--iterations", "1", "--eval-deals", "0",
-                                   "--run-dir", str(tmp_path)])
-    ckpt = torch.load(model, weights_only=True)
+def test_an_afterstate_model_plays_any_series_but_not_other_round_rules(tiny_run):
+    """It reads one round's hand, never the totals: a match of two rounds is fine; a table
+    without jokers is not the game it learned."""
+    spec = f"ppo:{tiny_run / 'model.pt'}"
+    taas.agents.make(spec, ENV, seed=0, config={**RULES, "episode": "match", "num_rounds": 2})
+    with pytest.raises(CheckpointError, match="jokers=0"):
+        taas.agents.make(spec, ENV, seed=0, config={**RULES, "jokers": 0})
+
+
+def test_a_checkpoint_with_other_features_is_refused(tiny_run, tmp_path):
+    ckpt = torch.load(tiny_run / "model.pt", weights_only=True)
     torch.save({**ckpt, "features": NUM_FEATURES + 1}, tmp_path / "other.pt")
     with pytest.raises(CheckpointError, match="afterstate features"):
         taas.agents.make(f"ppo:{tmp_path / 'other.pt'}", ENV, seed=0, config=RULES)
