@@ -207,7 +207,8 @@ class ContinentalValueAgent(ContinentalHeuristicAgent):
             weights.append(ctx["live_jokers"])
         hands, held = np.stack(hands), np.array(held)
         banned = np.full(len(hands), -1)
-        banned[0] = r  # the card taken from the pile may not go straight back
+        banned[0] = r  # the card taken may not go straight back; its rank's other suits
+        # could, but shedding the rank just drawn only undoes the draw
         out = can_go_out(hands, held, self.m, banned)
         options = [(hands[i], held[i], _sheds(hands[i], banned[i]))
                    for i in np.flatnonzero(~out)]
