@@ -19,7 +19,7 @@ from taas.training import afterstate_value  # noqa: E402
 ENV = "continental_v1"
 # An untrained network rarely goes out: the turn limit keeps its games short (truncated
 # rounds score nothing).
-TINY = ["--games", "12", "--chunk-games", "6", "--hidden", "8", "--epochs", "1",
+TINY = ["--games", "8", "--chunk-games", "4", "--hidden", "8", "--epochs", "1",
         "--eval-deals", "2", "--jobs", "1", "--rules", '{"max_turns_per_round": 40}']
 RULES = {"num_players": 4, "max_turns_per_round": 40}
 
@@ -50,7 +50,7 @@ def test_it_trains_saves_plays_and_resumes(tmp_path):
     assert (run / "curve.png").exists() and len(list((run / "data").glob("iter0_*.npz"))) == 2
     ckpt = load_checkpoint(model)
     assert ckpt["policy"] == "afterstate" and ckpt["features"] == NUM_FEATURES
-    assert ckpt["script"] == "afterstate_value" and ckpt["args"]["games"] == 12
+    assert ckpt["script"] == "afterstate_value" and ckpt["args"]["games"] == 8
     agent = taas.agents.make(f"ppo:{model}", ENV, seed=0, config=RULES)
     assert isinstance(agent, ContinentalValueAgent)
     env = taas.envs.make(ENV, **RULES)
@@ -85,7 +85,7 @@ def test_targets_are_each_seats_score_difference(tiny_run):
             assert sum(per_seat.values()) == pytest.approx(0, abs=1e-3)
             assert max(per_seat.values()) > 0
             checked += 1
-    assert checked > 6
+    assert checked >= 4
 
 
 def test_an_afterstate_model_plays_any_series_but_not_other_round_rules(tiny_run):
