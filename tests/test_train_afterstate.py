@@ -105,3 +105,8 @@ def test_a_checkpoint_with_other_features_is_refused(tiny_run, tmp_path):
     torch.save({**ckpt, "policy": "tree"}, tmp_path / "tree.pt")
     with pytest.raises(CheckpointError, match="unknown policy kind 'tree'"):
         taas.agents.make(f"ppo:{tmp_path / 'tree.pt'}", ENV, seed=0, config=RULES)
+
+
+def test_a_match_episode_is_refused(tmp_path):
+    with pytest.raises(SystemExit, match="episode must be 'round'"):
+        afterstate_value.main(["--rules", '{"episode": "match"}', "--run-dir", str(tmp_path)])

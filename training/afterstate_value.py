@@ -155,6 +155,9 @@ def fit(net: torch.nn.Module, data: dict, args: Args, gen: torch.Generator) -> t
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, __doc__.splitlines()[0], argv)
     rules = {**parse_rules(args.rules), "num_players": args.num_players}
+    if rules.get("episode", "round") != "round":
+        raise SystemExit("--rules: the targets are one round's results, so episode must be "
+                         "'round' (the model then plays any series: it never reads the totals)")
     raw = taas.envs.make(ENV_ID, wrapped=False, **rules)  # a clear error for bad rules
     run = Path(args.run_dir)
     (run / "data").mkdir(parents=True, exist_ok=True)
