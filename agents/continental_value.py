@@ -17,12 +17,13 @@ import numpy as np
 from taas.agents.continental_greedy import discardable_naturals, go_out_or_joker
 from taas.agents.continental_heuristic import _RANK_OF, ContinentalHeuristicAgent
 from taas.envs.continental import actions as A
+from taas.envs.continental.hands import CARD_VALUES
 from taas.envs.continental.observation import LAYOUT
 from taas.envs.core.cards import JOKER, NUM_RANKS
 from taas.envs.core.game import make_layout
 
-RANK_VALUES = np.array([min(r + 1, 10) for r in range(NUM_RANKS)], np.float32)
-JOKER_VALUE = 15.0
+RANK_VALUES = CARD_VALUES[:NUM_RANKS].astype(np.float32)  # one suit's kinds, rank by rank
+JOKER_VALUE = float(CARD_VALUES[JOKER])
 _BLOCKS = [
     ("counts", NUM_RANKS),  # naturals per rank in the hand left / 4
     ("jokers", 1),  # / 4
@@ -44,6 +45,11 @@ SERIES_RULES = ("episode", "num_rounds", "target_score", "tiebreak_players")
 left), so a model trained on single rounds plays every round of any series the same way."""
 
 
+def _short(counts: np.ndarray) -> np.ndarray:
+    """Cards the held ranks lack to make 3 each (the jokers a hand needs)."""
+    return np.where(counts > 0, np.maximum(0, 3 - counts), 0).sum(-1)
+
+
 def can_go_out(counts: np.ndarray, jokers: np.ndarray, m: int, banned=-1) -> np.ndarray:
     """Whether each drawn-to hand (rows of per-rank ``counts``, ``jokers``) can shed one card
     (a joker, or a natural not of rank ``banned``) and lie all in groups of 3 or more with at
@@ -53,13 +59,13 @@ def can_go_out(counts: np.ndarray, jokers: np.ndarray, m: int, banned=-1) -> np.
     more 0) and whether that rank falls below ``m`` naturals."""
     jokers = np.asarray(jokers)
     present = counts > 0
-    short = np.where(present, np.maximum(0, 3 - counts), 0).sum(-1)
-    thin = (present & (counts < m)).sum(-1)
+    short = _short(counts)
+    was_thin = present & (counts < m)
+    thin = was_thin.sum(-1)
     ranks = present.sum(-1)
     left = counts - 1
     d_short = np.select([counts == 1, counts <= 3], [-2, 1], 0)
     d_thin = (left > 0) & (left < m)
-    was_thin = present & (counts < m)
     ok = (present & (np.arange(NUM_RANKS) != np.asarray(banned)[..., None])
           & (short[..., None] + d_short <= jokers[..., None])
           & (thin[..., None] - was_thin + d_thin == 0)
@@ -87,7 +93,7 @@ def features(counts: np.ndarray, jokers: np.ndarray, shed: np.ndarray, ctx: dict
     jokers = np.asarray(jokers, np.int64)
     n = counts.shape[0]
     present = counts > 0
-    short = np.where(present, np.maximum(0, 3 - counts), 0).sum(-1)
+    short = _short(counts)
     live = ctx["live"]
     row = np.zeros((n, NUM_FEATURES), np.float32)
     col = {k: row[:, v] for k, v in FEATURES.items()}
@@ -212,7 +218,9 @@ class ContinentalValueAgent(ContinentalHeuristicAgent):
         out = can_go_out(hands, held, self.m, banned)
         options = [(hands[i], held[i], _sheds(hands[i], banned[i]))
                    for i in np.flatnonzero(~out)]
-        values = np.full(len(hands), float(self.value(out_features(ctx))[0]))
+        values = np.zeros(len(hands))
+        if out.any():
+            values[out] = self.value(out_features(ctx))[0]
         if options:
             values[~out] = [v.max() for v in self._values(options, ctx)]
         weights = np.array(weights[1:], np.float64)

@@ -203,16 +203,23 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
     raw = taas.envs.make(env_id, wrapped=False, **dict(rules))
     check_fits(ckpt, path, env_id, raw.game, raw.observer.low.shape[0])
     policy = ckpt.get("policy", "actor")
+    if policy not in ("actor", "afterstate"):
+        raise CheckpointError(f"checkpoint {path} has an unknown policy kind {policy!r}")
     if policy == "afterstate":
-        net = body = _value_net(path, ckpt)
-    elif policy == "actor":
-        with torch.random.fork_rng(devices=[]):  # the random init is overwritten: leave the
-            # caller's RNG stream untouched, so evaluating during training never changes it
+        from taas.agents.continental_value import NUM_FEATURES
+
+        if ckpt.get("features") != NUM_FEATURES:
+            raise CheckpointError(
+                f"checkpoint {path} reads {ckpt.get('features')} afterstate features; this "
+                f"code computes {NUM_FEATURES}")
+    with torch.random.fork_rng(devices=[]):  # the random init is overwritten: leave the
+        # caller's RNG stream untouched, so evaluating during training never changes it
+        if policy == "afterstate":
+            net = body = mlp(NUM_FEATURES, ckpt["hidden"], 1, out_gain=1.0)
+        else:
             net = PolicyNet(ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"],
                             critic=False)
-        body = net.actor
-    else:
-        raise CheckpointError(f"checkpoint {path} has an unknown policy kind {policy!r}")
+            body = net.actor
     try:
         body.load_state_dict(ckpt["actor"])
     except RuntimeError as err:
@@ -223,19 +230,6 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
     net.eval()
     return net, {**{k: ckpt[k] for k in META_KEYS}, "policy": policy,
                  "deterministic": bool(ckpt.get("deterministic", False))}
-
-
-def _value_net(path: Path, ckpt: dict) -> nn.Module:
-    """An afterstate value network (``policy="afterstate"``), checked against the features
-    this code computes."""
-    from taas.agents.continental_value import NUM_FEATURES
-
-    if ckpt.get("features") != NUM_FEATURES:
-        raise CheckpointError(
-            f"checkpoint {path} reads {ckpt.get('features')} afterstate features; this code "
-            f"computes {NUM_FEATURES}")
-    with torch.random.fork_rng(devices=[]):
-        return mlp(NUM_FEATURES, ckpt["hidden"], 1, out_gain=1.0)
 
 
 class ValueFunction:
