@@ -7,7 +7,7 @@ PIP := $(BIN)/python -m pip
 # machines, installed before the extras so that pip never pulls a multi-GB CUDA build.
 TORCH ?= torch==2.13.0
 
-.PHONY: demo test train bench lint clean
+.PHONY: demo install test train bench lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,12 @@ $(BIN)/python:
 demo: $(BIN)/python
 	$(PIP) install -q -e .
 	$(BIN)/taas play continental_v1 --agents greedy,greedy,random,random --rounds 4 --seed 1 --render
+
+# play, the web table and tournaments, with the learned players (torch), without the test run
+install: $(BIN)/python
+	$(PIP) install -q "$(TORCH)"
+	$(PIP) install -q -e ".[train,web,tournament]"
+	$(BIN)/taas --version
 
 test: $(BIN)/python
 	$(PIP) install -q "$(TORCH)"

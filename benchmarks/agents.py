@@ -18,9 +18,9 @@ import time
 from tqdm import tqdm
 
 import taas.agents
+import taas.arena
 import taas.envs
-from taas.agents.learned import MODELS
-from taas.agents.search import SearchAgent
+from taas.agents.search.ismcts import SearchAgent
 
 
 class _Timed:
@@ -55,7 +55,7 @@ def measure(env_id: str, spec: str, games: int, rules: dict) -> dict:
     n = len(env.possible_agents)
     seats = [_Timed(taas.agents.make(spec, env_id, seed=i, config=rules)) for i in range(n)]
     for g in range(games):
-        taas.agents.play_game(env, seats, seed=g)
+        taas.arena.play_game(env, seats, seed=g)
     seconds = sum(s.seconds for s in seats)
     decisions = sum(s.decisions for s in seats)
     out = {"env_id": env_id, "agent": spec, "rules": rules, "decisions": decisions,
@@ -78,8 +78,8 @@ def spec_for(env_id: str, name: str, search_budget: str) -> str | None:
     if name in ("ismcts", "oracle"):
         return f"{name}:{search_budget}"
     if name == "ppo":
-        game = env_id.rpartition("_v")[0]
-        return f"ppo:{game}" if (MODELS / f"{game}.pt").is_file() else None
+        model = taas.envs.spec_for(env_id).model
+        return None if model is None else f"ppo:{model}"
     return name
 
 

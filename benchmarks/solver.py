@@ -22,7 +22,7 @@ import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind, shoe, shuffled
 from taas.envs.core.jit import HAVE_NUMBA
-from taas.envs.core.melds import MeldRules, card_values, deadwood, show_discards, wild_mask
+from taas.envs.rummy.melds import MeldRules, card_values, deadwood, show_discards, wild_mask
 
 
 def marriage_rules(wild_rank: int, wraparound: bool = False) -> MeldRules:

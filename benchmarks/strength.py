@@ -1,7 +1,7 @@
 """How strong is an agent? Duplicate deals against an opponent, with 95 % intervals.
 
 Every deal seed is played once with the agent in each seat and the opponent in the others
-(:func:`taas.agents.evaluate.duplicate_deals`); it prints the mean score difference per deal
+(:func:`taas.arena.evaluate.duplicate_deals`); it prints the mean score difference per deal
 (bootstrap interval over deals) and the win rate (Wilson interval).
 
     python -m taas.benchmarks.strength mariage_v1 --agent heuristic --deals 2000 \\
@@ -18,8 +18,8 @@ from itertools import pairwise
 
 import numpy as np
 
-from taas.agents.evaluate import Evaluation, duplicate_deals
-from taas.cli import parse_rule
+from taas.arena.evaluate import Evaluation, duplicate_deals
+from taas.envs.core.config import parse_rule
 
 
 def parallel_deals(env_id: str, agent: str, opponent: str, deals: int, seed: int, jobs: int,

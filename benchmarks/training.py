@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 import taas.agents
+import taas.arena
 import taas.envs
 
 GAMES = ["continental_v1", "mariage_v1", "marriage_v1", "romme_v1"]
@@ -44,7 +45,7 @@ def engine_seconds(env_id: str, steps: int, seed: int = 0) -> float:
 
 def single_agent_seconds(env_id: str, steps: int, seed: int = 0) -> float:
     """SB3's environment work for ``steps`` learner steps: the single-agent view's ``step``."""
-    env = taas.agents.single_agent_env(env_id, opponents="random", seat=None, seed=seed)
+    env = taas.arena.single_agent_env(env_id, opponents="random", seat=None, seed=seed)
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     env.reset()

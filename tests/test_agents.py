@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import taas.agents
+import taas.arena
 import taas.envs
 
 
@@ -21,14 +22,14 @@ def test_agents_are_seeded_and_only_pick_legal_actions():
     picks = []
     for _ in range(2):
         seats = [taas.agents.make("random", "continental_v1", seed=i) for i in range(4)]
-        result = taas.agents.play_game(env, seats, seed=5)
+        result = taas.arena.play_game(env, seats, seed=5)
         picks.append((result.returns, result.steps))
     assert picks[0] == picks[1]
 
 
 def test_play_game_checks_the_seat_count():
     with pytest.raises(ValueError, match="3 agents for 4 seats"):
-        taas.agents.play_game(
+        taas.arena.play_game(
             taas.envs.make("continental_v1"), [taas.agents.RandomAgent(0)] * 3, seed=0
         )
 
@@ -44,7 +45,7 @@ def test_greedy_clearly_beats_random():
             taas.agents.make("random", "continental_v1", seed=100 * seed + i) for i in range(4)
         ]
         seats[seat] = taas.agents.make("greedy", "continental_v1", seed=seed)
-        returns = np.array(taas.agents.play_game(env, seats, seed=seed).returns)
+        returns = np.array(taas.arena.play_game(env, seats, seed=seed).returns)
         wins += returns[seat] == 0 and returns.min() < 0
         greedy_pen.append(-returns[seat])
         random_pen.extend(-np.delete(returns, seat))

@@ -3,8 +3,8 @@
 Uniform random play ends few rummy rounds (in Continental 19 of 20 are truncated), so the
 checker never saw scoring, dealer rotation or tie-breaks. Here each game is driven by a policy
 that finishes rounds: the Continental greedy agent, the Rommé and Mariage heuristics, and for
-Marriage (no agent yet) a state policy that shows whenever a valid show is legal and otherwise
-discards the card that leaves the least deadwood.
+Marriage a state policy that shows whenever a valid show is legal and otherwise discards the
+card that leaves the least deadwood.
 
 The suite runs a few episodes per config (seconds). For the long run, set
 ``TAAS_CONFORMANCE_EPISODES`` (episodes per config, e.g. 2000) and ``-n`` workers::
@@ -21,8 +21,8 @@ import pytest
 
 import taas.agents
 import taas.envs
-from taas.envs.core import melds
 from taas.envs.core.conformance import agent_policy, check_game, play_states, random_policy
+from taas.envs.rummy import melds
 
 EPISODES = int(os.environ.get("TAAS_CONFORMANCE_EPISODES", "0"))
 ENVS = {env_id.rsplit("_", 1)[0]: env_id for env_id in taas.envs.available_envs()}

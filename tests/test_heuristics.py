@@ -4,6 +4,7 @@ match episodes: the engines raise on an illegal action, and every game must end 
 import pytest
 
 import taas.agents
+import taas.arena
 import taas.envs
 
 CASES = [
@@ -36,7 +37,7 @@ def test_heuristic_plays_only_legal_actions(env_id, rules):
         specs = ["heuristic"] * n if seed % 2 == 0 else ["heuristic", "random"] * n
         seats = [taas.agents.make(s, env_id, seed=seed * n + i, config=rules)
                  for i, s in enumerate(specs[:n])]
-        result = taas.agents.play_game(env, seats, seed=seed)
+        result = taas.arena.play_game(env, seats, seed=seed)
         assert not result.truncated and result.steps > 0
         assert max(result.returns) > min(result.returns)  # someone won the round or match
 

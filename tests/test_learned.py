@@ -10,8 +10,9 @@ import pytest
 torch = pytest.importorskip("torch", reason="training extra not installed")
 
 import taas.agents  # noqa: E402
+import taas.arena  # noqa: E402
 import taas.envs  # noqa: E402
-from taas.agents.learned import (  # noqa: E402
+from taas.agents.learned.ppo import (  # noqa: E402
     MODELS,
     CheckpointError,
     PolicyNet,
@@ -46,7 +47,7 @@ def test_a_checkpoint_plays_legal_moves_deterministically(tmp_path):
     moves = []
     for _ in range(2):
         agents = [taas.agents.make(f"ppo:{tmp_path / 'm.pt'}", ENV, seed=s) for s in (1, 2)]
-        result = taas.agents.play_game(env, agents, seed=7)  # the env raises on illegal moves
+        result = taas.arena.play_game(env, agents, seed=7)  # the env raises on illegal moves
         moves.append(result.moves)
     assert moves[0] == moves[1] and moves[0]
 

@@ -56,7 +56,8 @@ def check_contents(wheel: Path) -> None:
     assert tops == {"taas"}
     packages = {n.rpartition("/")[0] for n in names if n.endswith("/__init__.py")}
     assert expected_packages() <= packages, expected_packages() - packages
-    assert "taas/cli.py" in names
+    assert "taas/cli/__init__.py" in names
+    assert {"taas/agents/models/mariage.pt", "taas/web/static/index.html"} <= set(names)
 
 
 def check_install(wheel: Path, tmp_path: Path) -> None:

@@ -6,8 +6,9 @@ import json
 import pytest
 
 import taas
-from taas.agents import RandomAgent, play_game
-from taas.agents import replay as replays
+from taas.agents import RandomAgent
+from taas.arena import play_game
+from taas.arena import replay as replays
 from taas.cli import main
 
 

@@ -11,7 +11,8 @@ import pytest
 
 import taas
 import taas.agents
-from taas.agents.search import ISMCTS, PairedSearch
+import taas.arena
+from taas.agents.search.ismcts import ISMCTS, PairedSearch
 from taas.envs.core.cards import NUM_KINDS
 
 ENVS = ["continental_v1", "romme_v1", "marriage_v1"]
@@ -171,14 +172,14 @@ def test_search_agents_play_legal_moves(env_id, spec):
         agents = [taas.agents.make(spec, env_id, seed=seed),
                   taas.agents.make("random", env_id, seed=seed + 1),
                   taas.agents.make(spec, env_id, seed=seed + 2)]
-        result = taas.agents.play_game(env, agents, seed=seed)
+        result = taas.arena.play_game(env, agents, seed=seed)
         assert result.steps > 0
 
 
 def test_leaf_value_follows_the_reward():
     """The cut-short estimate in every reward: the closer seat is likelier to go out, the
     points it risks are charged by that chance, zero-sum values sum to zero, win values to 0."""
-    from taas.envs.core.determinize import leaf_returns
+    from taas.envs.rummy.determinize import leaf_returns
 
     base = np.zeros(3)
     charges = np.array([50.0, 50.0, 10.0])

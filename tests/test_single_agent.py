@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import taas.agents
+import taas.arena
 import taas.envs
 from taas.agents.base import RandomAgent
 from taas.envs.core.single_agent import SingleAgentEnv
@@ -50,7 +51,7 @@ class Player0Deals(MariageGame):
 
 
 def test_observations_stay_in_the_declared_space():
-    env = taas.agents.single_agent_env("continental_v1", seed=0)
+    env = taas.arena.single_agent_env("continental_v1", seed=0)
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs) and info == {"seat": 0, "redeals": 0}
     for _ in range(200):
@@ -60,7 +61,7 @@ def test_observations_stay_in_the_declared_space():
 
 @pytest.mark.parametrize("seat", [0, 2, None])
 def test_learner_sees_only_its_turns_and_gets_its_rewards(seat):
-    env = taas.agents.single_agent_env("continental_v1", opponents="greedy", seat=seat, seed=1)
+    env = taas.arena.single_agent_env("continental_v1", opponents="greedy", seat=seat, seed=1)
     rng = np.random.default_rng(0)
     for episode in range(3):
         _, info = env.reset(seed=episode)
@@ -83,7 +84,7 @@ def test_deals_that_end_before_the_learner_moves_are_dealt_again():
     # The learner deals when the engine says so; then a claiming opponent leads and ends the
     # deal at once (a false claim ends it too). Such deals are no episode for the learner.
     claimer = Claimer()
-    env = taas.agents.single_agent_env("mariage_v1", opponents=[claimer], seat=0)
+    env = taas.arena.single_agent_env("mariage_v1", opponents=[claimer], seat=0)
     total_redeals = 0
     for seed in range(20):
         claimer.claims = 0
@@ -97,7 +98,7 @@ def test_deals_that_end_before_the_learner_moves_are_dealt_again():
 def test_in_a_match_a_round_the_opponent_ends_early_is_scored_not_redealt():
     # a false claim ends the deal, not the match: the learner's first reward carries its points
     claimer = Claimer()
-    env = taas.agents.single_agent_env("mariage_v1", opponents=[claimer], episode="match")
+    env = taas.arena.single_agent_env("mariage_v1", opponents=[claimer], episode="match")
     rng = np.random.default_rng(0)
     claimed_first = 0
     for seed in range(6):
@@ -130,7 +131,7 @@ def test_a_seed_replays_the_episode_opponents_included(seat):
     # the same env object, reset twice with one seed after other play: the opponents' own
     # random streams must be reseeded too, or their moves differ the second time
     log = []
-    env = taas.agents.single_agent_env(
+    env = taas.arena.single_agent_env(
         "continental_v1", opponents=[Recorder(log) for _ in range(3)], seat=seat
     )
 
@@ -155,7 +156,7 @@ def test_a_seed_replays_the_episode_opponents_included(seat):
 
 def test_the_factory_seed_seeds_the_first_reset():
     def first_deal(seed):
-        env = taas.agents.single_agent_env("romme_v1", seat=None, seed=seed)
+        env = taas.arena.single_agent_env("romme_v1", seat=None, seed=seed)
         obs, info = env.reset()
         return obs.tobytes(), info
 
@@ -163,7 +164,7 @@ def test_the_factory_seed_seeds_the_first_reset():
 
 
 def test_penalize_ends_the_episode_on_an_illegal_action():
-    env = taas.agents.single_agent_env(
+    env = taas.arena.single_agent_env(
         "continental_v1", illegal_action="penalize", illegal_reward=-5, seed=0
     )
     for bad in (108, 10**6, -1, 1.5, "x"):
@@ -181,7 +182,7 @@ def test_penalize_ends_the_episode_on_an_illegal_action():
 def test_check_env_passes_with_penalize(env_id):
     from gymnasium.utils.env_checker import check_env
 
-    env = taas.agents.single_agent_env(env_id, illegal_action="penalize", seed=0)
+    env = taas.arena.single_agent_env(env_id, illegal_action="penalize", seed=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # advice on unbounded/unnormalised boxes, no spec
         check_env(env, skip_render_check=True)
@@ -191,12 +192,12 @@ def test_check_env_passes_with_penalize(env_id):
 
 def test_bad_arguments_are_clear_errors():
     with pytest.raises(ValueError, match="2 opponents for a 4-player game"):
-        taas.agents.single_agent_env("continental_v1", opponents=["random", "random"])
+        taas.arena.single_agent_env("continental_v1", opponents=["random", "random"])
     with pytest.raises(ValueError, match="seat 7"):
-        taas.agents.single_agent_env("continental_v1", seat=7)
+        taas.arena.single_agent_env("continental_v1", seat=7)
     with pytest.raises(ValueError, match="illegal_action 'ignore'"):
-        taas.agents.single_agent_env("continental_v1", illegal_action="ignore")
-    env = taas.agents.single_agent_env("continental_v1", seed=0)
+        taas.arena.single_agent_env("continental_v1", illegal_action="ignore")
+    env = taas.arena.single_agent_env("continental_v1", seed=0)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     with pytest.raises(ValueError, match="seed=-1: expected None or a non-negative int"):
@@ -209,7 +210,7 @@ def test_bad_arguments_are_clear_errors():
 @pytest.mark.parametrize("seed", [-1, 1.5, "7", True, [1, 2]])
 def test_bad_seed_is_a_clear_error(seed):
     with pytest.raises(ValueError, match="expected None or a non-negative int"):
-        taas.agents.single_agent_env("mariage_v1", seed=seed)
-    env = taas.agents.single_agent_env("mariage_v1")
+        taas.arena.single_agent_env("mariage_v1", seed=seed)
+    env = taas.arena.single_agent_env("mariage_v1")
     with pytest.raises(ValueError, match="expected None or a non-negative int"):
         env.reset(seed=seed)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from taas.agents.evaluate import duplicate_deals, mean_interval, wilson
+from taas.arena.evaluate import duplicate_deals, mean_interval, wilson
 from taas.benchmarks.strength import main, parallel_deals
 
 

@@ -15,13 +15,20 @@ import pytest
 
 import taas.agents
 from taas import tournament
-from taas.agents import replay as replays
 from taas.agents.base import Agent
+from taas.arena import replay as replays
 from taas.cli import main
+from taas.envs.core.spec import AgentEntry
 from taas.tournament.runner import record_path
 from taas.tournament.stats import results, standings
 
 pytest.importorskip("openskill", reason="the tournament extra is not installed")
+
+
+def registered(monkeypatch, name: str, target: str) -> None:
+    """Offer a test agent for every env while one test runs (forked workers inherit it)."""
+    monkeypatch.setattr(taas.agents, "_REGISTERED", dict(taas.agents._REGISTERED))
+    taas.agents.register(name, AgentEntry(target, "a test agent"))
 
 
 def without_duration(games: list[dict]) -> list[dict]:
@@ -120,7 +127,7 @@ def test_one_two_workers_and_the_order_of_arrival_do_not_change_results(tmp_path
 
 
 def test_ray_gives_the_same_games_and_leaderboard_as_local_workers(tmp_path):
-    pytest.importorskip("ray", reason="Ray is optional: pip install 'taas-rl[ray]'")
+    pytest.importorskip("ray", reason="Ray is optional: from a checkout, pip install -e '.[ray]'")
     definition = small()
     tournament.run(definition, tmp_path / "local", workers=1, progress=False)
     tournament.run(definition, tmp_path / "ray", workers=2, backend="ray", progress=False)
@@ -198,8 +205,8 @@ class Illegal(Agent):
 
 @pytest.fixture
 def bad_agents(monkeypatch):
-    monkeypatch.setitem(taas.agents._BUILDERS, "raises", {"*": f"{__name__}:RaisesOnThird"})
-    monkeypatch.setitem(taas.agents._BUILDERS, "illegal", {"*": f"{__name__}:Illegal"})
+    registered(monkeypatch, "raises", f"{__name__}:RaisesOnThird")
+    registered(monkeypatch, "illegal", f"{__name__}:Illegal")
 
 
 def test_a_failing_agent_forfeits_its_games_and_the_rest_complete(tmp_path, bad_agents):
@@ -316,7 +323,7 @@ def test_a_missing_extra_is_named_before_any_game_is_played(tmp_path, capsys, mo
                         lambda name, *a: None if name == "choix" else find_spec(name, *a))
     argv = ["tournament", "romme_v1", "--agents", "random,heuristic", "--out", str(tmp_path)]
     assert main(argv) == 2
-    assert "needs choix: pip install 'taas-rl[tournament]'" in capsys.readouterr().err
+    assert "needs choix: from a checkout, pip install -e '.[tournament]'" in capsys.readouterr().err
     assert not (tmp_path / "tournament.sqlite").exists()
 
 
@@ -339,7 +346,7 @@ class Hangs(Agent):
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_an_agent_that_hangs_forfeits_after_the_move_timeout(tmp_path, monkeypatch, workers):
-    monkeypatch.setitem(taas.agents._BUILDERS, "hangs", {"*": f"{__name__}:Hangs"})
+    registered(monkeypatch, "hangs", f"{__name__}:Hangs")
     definition = tournament.define("mariage_v1", ["random", "hangs"], deals=2, seed=3,
                                    move_timeout=0.2)
     tournament.run(definition, tmp_path, workers=workers, progress=False)

@@ -11,9 +11,10 @@ import pytest
 torch = pytest.importorskip("torch", reason="training extra not installed")
 
 import taas.agents  # noqa: E402
+import taas.arena  # noqa: E402
 import taas.envs  # noqa: E402
-from taas.agents.continental_value import NUM_FEATURES, ContinentalValueAgent  # noqa: E402
-from taas.agents.learned import CheckpointError, load_checkpoint  # noqa: E402
+from taas.agents.learned.continental_value import NUM_FEATURES, ContinentalValueAgent  # noqa: E402
+from taas.agents.learned.ppo import CheckpointError, load_checkpoint  # noqa: E402
 from taas.training import afterstate_value  # noqa: E402
 
 ENV = "continental_v1"
@@ -55,7 +56,7 @@ def test_it_trains_saves_plays_and_resumes(tmp_path):
     assert isinstance(agent, ContinentalValueAgent)
     env = taas.envs.make(ENV, **RULES)
     agents = [agent] + [taas.agents.make("heuristic", ENV, seed=i) for i in range(1, 4)]
-    assert taas.agents.play_game(env, agents, seed=0).steps > 0  # the env rejects illegal moves
+    assert taas.arena.play_game(env, agents, seed=0).steps > 0  # the env rejects illegal moves
 
     first = curve(run)
     afterstate_value.main([*TINY, "--iterations", "2", "--run-dir", str(run)])

@@ -14,7 +14,7 @@ import torch
 
 import taas.agents
 import taas.envs
-from taas.agents.learned import PolicyNet, load_checkpoint
+from taas.agents.learned.ppo import PolicyNet, load_checkpoint
 from taas.training import behaviour_clone, label_states
 
 

@@ -12,8 +12,9 @@ pytest.importorskip("sb3_contrib", reason="training extra not installed: pip ins
 import torch
 
 import taas.agents
+import taas.arena
 import taas.envs
-from taas.agents.learned import load_checkpoint
+from taas.agents.learned.ppo import load_checkpoint
 from taas.training import behaviour_clone, sb3_maskable_ppo, selfplay_ppo
 
 TRAINING_COLUMNS = selfplay_ppo.FIELDS[: selfplay_ppo.FIELDS.index("eval_diff")]
@@ -43,7 +44,7 @@ def plays(model, env_id: str, **rules) -> None:
     n = len(env.possible_agents)
     agents = [taas.agents.make(f"ppo:{model}", env_id, seed=0, config=rules)]
     agents += [taas.agents.make("random", env_id, seed=i) for i in range(1, n)]
-    assert taas.agents.play_game(env, agents, seed=0).steps > 0
+    assert taas.arena.play_game(env, agents, seed=0).steps > 0
 
 
 def test_selfplay_trains_saves_and_evaluates(tmp_path):
@@ -96,7 +97,7 @@ def test_sb3_trains_and_exports_the_same_policy(tmp_path):
     # the exported actor's most probable action is SB3's own policy's deterministic choice
     model = sb3_maskable_ppo.MaskablePPO.load(run / "sb3_checkpoint.zip", device="cpu")
     agent = taas.agents.make(f"ppo:{run / 'model.pt'}", "mariage_v1", seed=0)
-    env = taas.agents.single_agent_env("mariage_v1", seed=3)
+    env = taas.arena.single_agent_env("mariage_v1", seed=3)
     for _ in range(20):
         obs, _ = env.reset()
         mask = env.action_masks()

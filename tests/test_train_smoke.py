@@ -12,6 +12,7 @@ import dataclasses
 import pytest
 
 import taas.agents
+import taas.arena
 import taas.envs
 
 sb3_contrib = pytest.importorskip(
@@ -55,7 +56,7 @@ def test_maskable_ppo_trains(env_id):
     # at least 4 envs: the policy runs once per vectorized step, so more envs cost less time
     tables = tables * -(-4 // len(tables))
     envs = [
-        taas.agents.single_agent_env(env_id, seat=None, seed=i, **rules)
+        taas.arena.single_agent_env(env_id, seat=None, seed=i, **rules)
         for i, rules in enumerate(tables)
     ]
     # one network for every table size: same shapes (bounds such as rounds left may differ)

@@ -6,7 +6,8 @@ iteration), the method behind the shipped ``ppo:continental``.
 
 Why: a Continental turn is "draw one card, shed one", and suits never matter (groups only), so
 what a decision leaves behind is an *afterstate*: the seat's count per rank and jokers, and
-what it knows about the live cards (:mod:`taas.agents.continental_value` lists the features).
+what it knows about the live cards (:mod:`taas.agents.learned.continental_value` lists the
+features).
 Every seat's every discard is a training example whose target is the seat's score difference
 at the end of the round (its return minus the mean of the others', the number the strength
 benchmark reports). A network fitted to those targets is the value of the afterstates *under
@@ -46,18 +47,17 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
-from taas.agents.continental_value import NUM_FEATURES, chosen_afterstate
-from taas.agents.learned import load_checkpoint, mlp, model_meta, save_model
-from taas.envs.continental import actions as A
+from taas.agents.learned.ppo import afterstate_player, load_checkpoint, mlp, model_meta, save_model
 from taas.training.common import CurveLog, evaluate, parse_args, parse_rules, plot_curve
 
-ENV_ID = "continental_v1"
 FIELDS = ["update", "games", "rows", "train_mse", "val_r2", "eval_diff", "eval_diff_low",
           "eval_diff_high", "eval_win_rate"]
 
 
 @dataclass
 class Args:
+    env_id: str = field(default="", metadata={
+        "help": "an env whose game has an afterstate player (default: the one game that has)"})
     num_players: int = field(default=4, metadata={"help": "players at the table"})
     rules: str = field(default="", metadata={"help": "other Config fields as JSON"})
     iterations: int = field(default=2, metadata={"help": "policy-iteration steps"})
@@ -68,13 +68,14 @@ class Args:
     learning_rate: float = 1e-3
     batch_size: int = 2048
     reward_scale: float = field(default=0.01, metadata={"help": "targets times this"})
-    eval_deals: int = field(default=100, metadata={"help": "duplicate deals vs heuristic"})
+    eval_deals: int = field(default=100, metadata={
+        "help": "duplicate deals vs the game's default opponent (heuristic)"})
     eval_seed: int = 100_000
     seed: int = 1
     jobs: int = field(default=2, metadata={"help": "processes collecting games"})
     chunk_games: int = 500
     threads: int = field(default=1, metadata={"help": "torch threads while fitting"})
-    run_dir: str = "runs/continental_value"
+    run_dir: str = field(default="", metadata={"help": "default: runs/<game>_value"})
 
 
 def chunk_seeds(args: Args, iteration: int, chunk: int) -> range:
@@ -86,13 +87,14 @@ def chunk_seeds(args: Args, iteration: int, chunk: int) -> range:
 def collect(task: tuple) -> Path:
     """Play one chunk of games with ``player`` in every seat; write each discard's afterstate
     row with its seat's final score difference."""
-    player, rules, seeds, epsilon, path = task
+    env_id, player, rules, seeds, epsilon, path = task
+    recorder = afterstate_player(env_id)
     torch.set_num_threads(1)  # one process per core: small batches gain nothing from threads
-    env = taas.envs.make(ENV_ID, wrapped=False, **rules)
+    env = taas.envs.make(env_id, wrapped=False, **rules)
     n = len(env.possible_agents)
     rows, targets, games, seats_of = [], [], [], []
     for seed in seeds:
-        seats = [taas.agents.make(player, ENV_ID, seed=seed * n + i, config=rules)
+        seats = [taas.agents.make(player, env_id, seed=seed * n + i, config=rules)
                  for i in range(n)]
         explore = np.random.default_rng(seed)
         env.reset(seed=seed)
@@ -110,8 +112,9 @@ def collect(task: tuple) -> Path:
             action = ranked[0]
             if len(ranked) > 1 and explore.random() < epsilon:
                 action = ranked[explore.integers(len(ranked))]
-            if mask[A.DISCARD : A.GO_OUT_NO_DISCARD + 1].any():
-                mine[i].append(chosen_afterstate(seats[i], o, action))
+            row = recorder.afterstate(seats[i], o, mask, action)
+            if row is not None:
+                mine[i].append(row)
             env.step(action)
         for i in range(n):
             diff = returns[i] - (sum(returns) - returns[i]) / (n - 1)
@@ -120,7 +123,8 @@ def collect(task: tuple) -> Path:
             games += [seed] * len(mine[i])
             seats_of += [i] * len(mine[i])
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, features=np.array(rows, np.float32).reshape(-1, NUM_FEATURES),
+    features = np.array(rows, np.float32).reshape(-1, recorder.NUM_FEATURES)
+    np.savez_compressed(tmp, features=features,
                         targets=np.array(targets, np.float32), games=np.array(games),
                         seats=np.array(seats_of))
     tmp.replace(path)
@@ -152,18 +156,29 @@ def fit(net: torch.nn.Module, data: dict, args: Args, gen: torch.Generator) -> t
     return total / max(1, len(xt)), 1 - val / base if base else float("nan")
 
 
+def _only_afterstate_env() -> str:
+    """The env of the one game whose spec names an afterstate player."""
+    envs = [e for s in taas.envs.games() if s.afterstate for e in s.envs]
+    if len(envs) != 1:
+        raise SystemExit(f"--env-id: choose one of {', '.join(envs) or 'none'}")
+    return envs[0]
+
+
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(Args, __doc__.splitlines()[0], argv)
+    env_id = args.env_id or _only_afterstate_env()
+    spec = taas.envs.spec_for(env_id)
+    num_features = afterstate_player(env_id).NUM_FEATURES
     rules = {**parse_rules(args.rules), "num_players": args.num_players}
     if rules.get("episode", "round") != "round":
         raise SystemExit("--rules: the targets are one round's results, so episode must be "
                          "'round' (the model then plays any series: it never reads the totals)")
-    raw = taas.envs.make(ENV_ID, wrapped=False, **rules)  # a clear error for bad rules
-    run = Path(args.run_dir)
+    raw = taas.envs.make(env_id, wrapped=False, **rules)  # a clear error for bad rules
+    run = Path(args.run_dir or f"runs/{spec.name}_value")
     (run / "data").mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    net = mlp(NUM_FEATURES, args.hidden, 1, out_gain=1.0)
+    net = mlp(num_features, args.hidden, 1, out_gain=1.0)
     done = sorted(int(p.stem[4:]) for p in run.glob("iter*.pt"))
     start = done[-1] + 1 if done else 0
     if start:  # resume: the last saved network, the curve up to it
@@ -171,9 +186,10 @@ def main(argv: list[str] | None = None) -> Path:
     log = CurveLog(run / "curve.csv", FIELDS, resume_update=start)
     gen = torch.Generator().manual_seed(args.seed)
     for iteration in range(start, args.iterations):
-        player = "heuristic" if iteration == 0 else f"ppo:{run / f'iter{iteration - 1}.pt'}"
+        previous = f"ppo:{run / f'iter{iteration - 1}.pt'}"
+        player = spec.default_opponent if iteration == 0 else previous
         chunks = -(-args.games // args.chunk_games)
-        tasks = [(player, rules, chunk_seeds(args, iteration, c), args.epsilon,
+        tasks = [(env_id, player, rules, chunk_seeds(args, iteration, c), args.epsilon,
                   run / "data" / f"iter{iteration}_{c}.npz") for c in range(chunks)]
         todo = [t for t in tasks if not t[-1].exists()]
         with ProcessPoolExecutor(args.jobs) as pool, tqdm(
@@ -186,16 +202,17 @@ def main(argv: list[str] | None = None) -> Path:
         data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}
         gen.manual_seed(args.seed * 1_000 + iteration)
         train_mse, r2 = fit(net, data, args, gen)
-        meta = model_meta(ENV_ID, [raw.game], raw.observer.low.shape[0], args.hidden,
+        meta = model_meta(env_id, [raw.game], raw.observer.low.shape[0], args.hidden,
                           dataclasses.asdict(args), "afterstate_value", deterministic=True)
         path = run / f"iter{iteration}.pt"
-        save_model(path, meta, net, policy="afterstate", features=NUM_FEATURES)
+        save_model(path, meta, net, policy="afterstate", features=num_features)
         row = {"update": iteration + 1, "games": args.games, "rows": len(data["targets"]),
                "train_mse": train_mse, "val_r2": r2,
-               **evaluate(path, ENV_ID, rules, "heuristic", args.eval_deals, args.eval_seed)}
+               **evaluate(path, env_id, rules, spec.evaluation_opponent(), args.eval_deals,
+                          args.eval_seed)}
         log.write(row)
         shutil.copyfile(path, run / "model.pt")
-        plot_curve(run / "curve.csv", run / "curve.png", f"{ENV_ID} afterstate values",
+        plot_curve(run / "curve.csv", run / "curve.png", f"{env_id} afterstate values",
                    x="update", xlabel="policy iterations done", lower=("val_r2",),
                    lower_label="held-out R² of the values")
         print({k: v for k, v in row.items() if k in FIELDS}, flush=True)

@@ -22,7 +22,7 @@ among teachers for ``--dagger-deals`` deals, labels every decision with the teac
 data and trains ``--dagger-epochs`` more epochs on all of it. ``visited_accuracy`` in the curve
 is the clone's accuracy on its own seat's new states before that refit: the number DAgger
 raises. ``--deterministic`` stores in the model that it plays its most probable move (see
-:mod:`taas.agents.learned`); the DAgger clone then plays that way too.
+:mod:`taas.agents.learned.ppo`); the DAgger clone then plays that way too.
 
 A search's labels (``--samples DIR``, written by :mod:`taas.training.label_states`, a teacher
 too slow to record here) are added to the data; ``--init-from`` starts from a saved model, so
@@ -49,10 +49,10 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
-from taas.agents.learned import PolicyNet, PPOAgent, model_meta, save_model
+from taas.agents.learned.ppo import PolicyNet, PPOAgent, model_meta, save_model
 from taas.training.common import (
     CurveLog,
-    default_opponent,
+    eval_opponent,
     evaluate,
     parse_args,
     parse_rules,
@@ -280,7 +280,7 @@ def train(args: Args) -> Path:
                 shutil.copyfile(run_dir / "model.pt", run_dir / f"stage{stage}.pt")
                 with torch.random.fork_rng(devices=[]):
                     row.update(evaluate(run_dir / "model.pt", args.env_id, eval_rules,
-                                        args.eval_opponent or default_opponent(args.env_id),
+                                        args.eval_opponent or eval_opponent(args.env_id),
                                         args.eval_deals, args.eval_seed))
             log.write(row)
             tqdm.write(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"

@@ -1,6 +1,6 @@
 """What the training scripts share: argument parsing, the warm start from a saved model, the
 evaluation on duplicate deals, the CSV learning curve and its plot. The checkpoint format
-itself lives with the agent that loads it (:mod:`taas.agents.learned`), so playing a model
+itself lives with the agent that loads it (:mod:`taas.agents.learned.ppo`), so playing a model
 never needs this package."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import dataclasses
 import json
 from pathlib import Path
 
-import taas.agents
-from taas.agents.evaluate import duplicate_deals
-from taas.agents.learned import CheckpointError, PolicyNet, load_checkpoint
+import taas.envs
+from taas.agents.learned.ppo import CheckpointError, PolicyNet, load_checkpoint
+from taas.arena.evaluate import duplicate_deals
 
 
 def parse_args(cls, description: str, argv: list[str] | None = None):
@@ -61,9 +61,13 @@ def warm_start(net: PolicyNet, args, obs_size: int, num_actions: int) -> None:
 
 
 def default_opponent(env_id: str) -> str:
-    """The strongest cheap baseline the game has: ``heuristic``, else ``greedy``, else random."""
-    have = taas.agents.available(env_id)
-    return next(name for name in ("heuristic", "greedy", "random") if name in have)
+    """The strongest cheap baseline the game has (its spec's ``default_opponent``)."""
+    return taas.envs.spec_for(env_id).default_opponent
+
+
+def eval_opponent(env_id: str) -> str:
+    """What a trained model of the game is evaluated against by default (its spec says)."""
+    return taas.envs.spec_for(env_id).evaluation_opponent()
 
 
 def evaluate(model: Path, env_id: str, rules: dict, opponent: str, deals: int, seed: int) -> dict:

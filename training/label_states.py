@@ -36,7 +36,7 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
-from taas.agents.search import PairedSearch
+from taas.agents.search.ismcts import PairedSearch
 from taas.training.behaviour_clone import record
 from taas.training.common import parse_args, parse_rules
 

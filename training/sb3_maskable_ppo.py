@@ -26,11 +26,12 @@ from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
 import taas.agents
+import taas.arena
 import taas.envs
-from taas.agents.learned import PolicyNet, model_meta, save_model
+from taas.agents.learned.ppo import PolicyNet, model_meta, save_model
 from taas.training.common import (
     CurveLog,
-    default_opponent,
+    eval_opponent,
     evaluate,
     parse_args,
     parse_rules,
@@ -85,7 +86,7 @@ class Evaluate(BaseCallback):
     def __init__(self, args: Args, meta: dict, rules: dict, log: CurveLog):
         super().__init__()
         self.args, self.meta, self.rules, self.log = args, meta, rules, log
-        self.opponent = args.eval_opponent or default_opponent(args.env_id)
+        self.opponent = args.eval_opponent or eval_opponent(args.env_id)
         self.next_eval, self.rows = args.eval_every, 0
 
     def _on_step(self) -> bool:
@@ -121,7 +122,7 @@ def train(args: Args) -> Path:
 
     # ---- env setup: the learner at a random seat, the opponents move inside step()
     def make_env(i: int):
-        return lambda: taas.agents.single_agent_env(
+        return lambda: taas.arena.single_agent_env(
             args.env_id, opponents=opponents[i % len(opponents)], seat=None,
             seed=args.seed * 1000 + i, **rules)
 

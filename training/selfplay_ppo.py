@@ -37,10 +37,10 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
-from taas.agents.learned import PolicyNet, model_meta, save_model
+from taas.agents.learned.ppo import PolicyNet, model_meta, save_model
 from taas.training.common import (
     CurveLog,
-    default_opponent,
+    eval_opponent,
     evaluate,
     parse_args,
     parse_rules,
@@ -130,7 +130,7 @@ def train(args: Args) -> Path:
     sizes = [int(n) for n in args.num_players.split(",") if n] or [None]
     table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes]
     fixed_specs = [s for s in args.fixed_opponents.split(",") if s]
-    eval_opponent = args.eval_opponent or default_opponent(args.env_id)
+    evaluated_against = args.eval_opponent or eval_opponent(args.env_id)
 
     # ---- env setup: one engine per table size, tables cycle through the sizes --------------
     raws = [taas.envs.make(args.env_id, wrapped=False, **r) for r in table_rules]
@@ -342,7 +342,7 @@ def train(args: Args) -> Path:
             if update % args.eval_every == 0 or done_now:
                 save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
                 eval_rules = table_rules[0]
-                row.update(evaluate(model_path, args.env_id, eval_rules, eval_opponent,
+                row.update(evaluate(model_path, args.env_id, eval_rules, evaluated_against,
                                     args.eval_deals, args.eval_seed))
             if update % args.save_every == 0 or done_now or stop:  # Ctrl-C during the eval
                 save()
@@ -357,7 +357,7 @@ def train(args: Args) -> Path:
                                                                       - started), global_step)
             bar.update(n)
             if "eval_diff" in row:
-                bar.set_postfix(vs=f"{eval_opponent} {row['eval_diff']:+.3f}")
+                bar.set_postfix(vs=f"{evaluated_against} {row['eval_diff']:+.3f}")
     finally:
         bar.close()
         if writer:
@@ -365,7 +365,7 @@ def train(args: Args) -> Path:
         if in_main:
             signal.signal(signal.SIGINT, old_handler)
     plot_curve(csv_path, run_dir / "curve.png",
-               f"{args.env_id} self-play PPO, evaluated against {eval_opponent}")
+               f"{args.env_id} self-play PPO, evaluated against {evaluated_against}")
     return run_dir
 
 

@@ -1,5 +1,5 @@
 """What one Continental seat cannot see, dealt afresh, and a fast player for the search's
-rollouts (the shared rummy part: :mod:`taas.envs.core.determinize`).
+rollouts (the shared rummy part: :mod:`taas.envs.rummy.determinize`).
 
 Continental melds nothing before going out, so what a seat sees is its own hand, the discard
 pile and the seats' pile records (whatever the others took and have not discarded is still
@@ -18,14 +18,14 @@ from taas.envs.continental import actions as A
 from taas.envs.continental.hands import CARD_VALUES, penalty
 from taas.envs.continental.rules import BUY, DRAW, ContinentalGame, ContinentalState
 from taas.envs.core.cards import JOKER, NUM_RANKS
-from taas.envs.core.determinize import (
+from taas.envs.rummy.determinize import (
     known_holdings,
     leaf_returns,
     redeal,
 )
 
 ROLLOUT_DEPTH = 4  # the other seats' turns after the move: what they take from the pile
-WIDTH = 3  # the expert's best moves the search compares (see taas.agents.search.PairedSearch)
+WIDTH = 3  # the expert's best moves the paired search compares (agents/search/ismcts.py)
 CONFIDENCE = 1.0  # standard errors a move must gain over the expert's choice to replace it
 TEMPERATURE = 1.0  # in cards still to draw (see distance)
 RANDOM_MOVES = 0.1  # share of random rollout moves

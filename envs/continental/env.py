@@ -92,7 +92,7 @@ Version History
     deal's up-card after reshuffles (1045 -> 1098 features); it is encoded by one compiled
     function;
   - randomness: every shuffle comes from ``(seed, shuffle count)`` of the shared rummy table
-    (:mod:`taas.envs.core.table`), so a seed deals differently than in v0; ``clone()`` copies
+    (:mod:`taas.envs.rummy.table`), so a seed deals differently than in v0; ``clone()`` copies
     arrays instead of deep-copying (~6 µs for 4 players, was ~250 µs);
   - the greedy agent takes the discard when the stock is empty instead of an illegal draw.
 - v0: initial release.

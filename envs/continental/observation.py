@@ -21,7 +21,7 @@ from taas.envs.continental.rules import PHASES, SEAT, SEAT_SIZE, ContinentalStat
 from taas.envs.core.cards import NUM_KINDS, shoe
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.core.jit import jit_norc
-from taas.envs.core.table import OBS_HAND, OBS_PILE, OBS_SEATS, OBS_TOP, OBS_UP, encode_table
+from taas.envs.rummy.table import OBS_HAND, OBS_PILE, OBS_SEATS, OBS_TOP, OBS_UP, encode_table
 
 _BLOCKS = [
     ("hand", NUM_KINDS),  # my cards, count per kind / copies

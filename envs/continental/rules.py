@@ -4,7 +4,7 @@ Sets only: a hand goes out when, after one final discard, every other card lies 
 3+ cards of one rank (jokers wild, at least ``min_naturals_per_group`` natural cards each, at
 least two groups; :mod:`taas.envs.continental.hands`). Nothing is melded before that, so a
 loser is charged the whole hand. The stock, the pile and the seats' pile records are the shared
-rummy :class:`~taas.envs.core.table.Table`.
+rummy :class:`~taas.envs.rummy.table.Table`.
 
 Decisions where the rules are silent (documented in the env docstring too):
 - a card taken from the discard pile may not be discarded, nor be the go-out discard, in the
@@ -49,8 +49,8 @@ from taas.envs.core.cards import (
 from taas.envs.core.config import build_config
 from taas.envs.core.game import Game, State, make_layout
 from taas.envs.core.jit import jit_norc
-from taas.envs.core.series import series_info
-from taas.envs.core.table import Table
+from taas.envs.rummy.series import series_info
+from taas.envs.rummy.table import Table
 
 DRAW, DISCARD, BUY = 0, 1, 2
 PHASES = ("draw", "discard", "buy")

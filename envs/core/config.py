@@ -62,3 +62,25 @@ def build_config(cls: type[T], game: str, rules: dict[str, Any]) -> T:
     if unknown:
         raise ValueError(f"unknown {game} rule(s) {unknown}; known: {known}")
     return cls(**{k: plain(v) for k, v in rules.items()})
+
+
+def parse_rule(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` from a command line (``--rule allow_buying=false``): true/false, none and
+    integers are converted, anything else stays a string for the Config to validate."""
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise ValueError(f"--rule {text!r}: expected NAME=VALUE")
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return name, lowered == "true"
+    if lowered == "none":
+        return name, None
+    try:
+        return name, int(value)
+    except ValueError:
+        return name, value
+
+
+def given(options: dict) -> dict:
+    """The command-line options the user set (argparse leaves the others None)."""
+    return {k: v for k, v in options.items() if v is not None}

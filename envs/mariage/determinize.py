@@ -100,7 +100,7 @@ NOISE = 10
 
 
 def _choose(cfg, s: MariageState, rng: np.random.Generator) -> int:
-    """Sixty-Six rules of thumb, as in :mod:`taas.agents.mariage_heuristic`: claim at 66 (never
+    """Sixty-Six rules of thumb, as in :mod:`taas.agents.heuristic.mariage`: claim at 66 (never
     falsely); exchange the trump 7 and declare marriages (trumps first) when offered; close
     when the sure tricks reach 66; while the talon is open lead low, keep trumps, aces, tens
     and marriage pairs, take valuable leads cheaply; once it is closed pull trumps with masters

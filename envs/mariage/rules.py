@@ -14,7 +14,6 @@ import numpy as np
 
 from taas.envs.core.cards import NUM_KINDS
 from taas.envs.core.game import Game, State
-from taas.envs.core.tricks import TrickRules
 from taas.envs.mariage.actions import (
     CLAIM,
     CLOSE,
@@ -36,6 +35,7 @@ from taas.envs.mariage.actions import (
     name,
 )
 from taas.envs.mariage.config import Config
+from taas.envs.mariage.tricks import TrickRules
 
 WIN_SCORE = 66
 HAND_SIZE = 6

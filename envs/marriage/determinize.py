@@ -1,5 +1,5 @@
 """What one Marriage seat cannot see, dealt afresh, and a fast player for the search's
-rollouts (the shared rummy part: :mod:`taas.envs.core.determinize`).
+rollouts (the shared rummy part: :mod:`taas.envs.rummy.determinize`).
 
 Besides its own hand and the discard pile a seat sees the wild-card indicator, the dublees set
 aside by swaps and the hands revealed by invalid shows (those seats are out of the round, so
@@ -13,20 +13,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from taas.envs.core import melds
 from taas.envs.core.cards import JOKER
-from taas.envs.core.determinize import (
+from taas.envs.marriage import actions as A
+from taas.envs.marriage.rules import DRAW, MarriageGame, MarriageState
+from taas.envs.rummy import melds
+from taas.envs.rummy.determinize import (
     known_holdings,
     leaf_returns,
     meld_partners,
     redeal,
 )
-from taas.envs.marriage import actions as A
-from taas.envs.marriage.rules import DRAW, MarriageGame, MarriageState
 
 ROLLOUT_DEPTH = 6  # a turn of every seat at three players: the deadwood solver scores the rest
 RANDOM_MOVES = 0.1  # share of random rollout moves
-WIDTH = 3  # the expert's best moves the search compares (see taas.agents.search.PairedSearch)
+WIDTH = 3  # the expert's best moves the paired search compares (agents/search/ismcts.py)
 CONFIDENCE = 1.0  # standard errors a move must gain over the expert's choice to replace it
 TEMPERATURE = 15.0  # in penalty points (see evaluate)
 

@@ -1,7 +1,7 @@
 """Marriage rules engine (rules: docs/rules/marriage.md).
 
 Hands are count vectors over card kinds; the stock, the discard pile, the seats' discard and
-pick-up records and the reshuffles are the shared rummy :class:`~taas.envs.core.table.Table`
+pick-up records and the reshuffles are the shared rummy :class:`~taas.envs.rummy.table.Table`
 (the dublee swap is its ``draw_first``). Every
 meld question (may this hand show, which discards show, a loser's minimum deadwood) goes
 through :mod:`taas.envs.marriage.scoring`, which wraps the shared exact solver; the mask caches the
@@ -32,11 +32,11 @@ import numpy as np
 from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe
 from taas.envs.core.game import Game, State
 from taas.envs.core.jit import jit_norc
-from taas.envs.core.series import series_info
-from taas.envs.core.table import Table
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.config import Config
 from taas.envs.marriage.scoring import Scorer, wild_cards, wild_rank_str
+from taas.envs.rummy.series import series_info
+from taas.envs.rummy.table import Table
 
 DRAW, DISCARD, OVER = 0, 1, 2
 PHASES = ("draw", "discard", "over")

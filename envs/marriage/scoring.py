@@ -1,6 +1,6 @@
 """Every meld question Marriage asks, in one place: show validity, show discards, a loser's
 penalty and the arrangement behind it, answered by the shared exact solver
-(:mod:`taas.envs.core.melds`) under :class:`MeldRules` built from the Marriage :class:`Config`.
+(:mod:`taas.envs.rummy.melds`) under :class:`MeldRules` built from the Marriage :class:`Config`.
 
 Also the score helper :func:`score_hand` (JSON-ready, for the CLI and for people checking a
 round's scoring by hand).
@@ -14,7 +14,6 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from taas.envs.core import melds
 from taas.envs.core.cards import (
     JOKER,
     NUM_KINDS,
@@ -28,6 +27,7 @@ from taas.envs.core.cards import (
 )
 from taas.envs.core.config import build_config
 from taas.envs.marriage.config import GAME, Config
+from taas.envs.rummy import melds
 
 
 def wild_cards(config: Config, indicator: int) -> tuple[np.ndarray, int]:

@@ -1,7 +1,7 @@
 """Traditional Nepali Marriage rules engine (spec: docs/rules/marriage-nepali.md).
 
 Hands are count vectors over card kinds; stock, discard pile and the seats' pile records are
-the shared rummy :class:`~taas.envs.core.table.Table`. Every rule question goes to the pure
+the shared rummy :class:`~taas.envs.rummy.table.Table`. Every rule question goes to the pure
 functions of this package (:mod:`.combos` for showing and finishing, :mod:`.maal` and
 :mod:`.settlement` for the score), so the engine and the score helpers cannot disagree.
 
@@ -27,11 +27,11 @@ import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe
 from taas.envs.core.game import Game, State
-from taas.envs.core.table import Table
 from taas.envs.marriage_nepali import actions as A
 from taas.envs.marriage_nepali import combos, maal, settlement, wilds
 from taas.envs.marriage_nepali import search_kernel as K
 from taas.envs.marriage_nepali.config import DECKS, HAND_SIZE, Config
+from taas.envs.rummy.table import Table
 
 EXPOSE, DRAW, DISCARD, SHOW, OVER = range(5)
 PHASES = ("expose", "draw", "discard", "show", "over")

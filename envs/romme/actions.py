@@ -38,10 +38,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from taas.envs.core import opening
 from taas.envs.core.actions import ActionTable
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, RANKS, SUITS, card_str
 from taas.envs.romme.config import Config
+from taas.envs.rummy import opening
 
 DRAW_STOCK = 0
 DRAW_DISCARD = 1
@@ -58,7 +58,7 @@ SWAP_SUIT, SWAP_PER_SLOT = NUM_RANKS, NUM_RANKS + 4
 MELD = EXCHANGE + MAX_MELDS * SWAP_PER_SLOT
 
 SHAPES = opening.meld_shapes(Config(allow_wraparound=True).meld_rules())
-"""The meld shapes of every variant: the shared catalogue (:mod:`taas.envs.core.opening`) of the
+"""The meld shapes of every variant: the shared catalogue (:mod:`taas.envs.rummy.opening`) of the
 variant with wrap-around, so shape ids are the opening search's ids. Runs, sets, then the wraps,
 so a variant without wrap-around uses the first 373. Each is (is_run, suit or -1, first
 position or rank, length, suits bitmask for sets)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from taas.envs.core.config import check_choice, plain_fields
-from taas.envs.core.melds import MeldRules, card_values, wild_mask
+from taas.envs.rummy.melds import MeldRules, card_values, wild_mask
 
 GAME = "romme"
 MAX_PLAYERS = 6
@@ -100,9 +100,9 @@ class Config:
         return self.target_per_opponent * (self.num_players - 1)
 
     def meld_rules(self) -> MeldRules:
-        """The variant's melds for the shared meld maths (:mod:`taas.envs.core.opening`): runs, sets
-        of 3-4 distinct suits, printed jokers as the only wilds and every meld with a natural
-        card; unmelded cards at their hand values (ace 11, joker 20)."""
+        """The variant's melds for the shared meld maths (:mod:`taas.envs.rummy.opening`):
+        runs, sets of 3-4 distinct suits, printed jokers as the only wilds and every meld with a
+        natural card; unmelded cards at their hand values (ace 11, joker 20)."""
         return MeldRules(
             wild=wild_mask(),
             values=HAND_VALUES,

@@ -1,5 +1,5 @@
 """What one Rommé seat cannot see, dealt afresh, and a fast player for the search's rollouts
-(the shared rummy part: :mod:`taas.envs.core.determinize`).
+(the shared rummy part: :mod:`taas.envs.rummy.determinize`).
 
 Besides its own hand and the discard pile a seat sees every meld on the table. Melds do not
 record which seat laid each card, so a card a seat took from the pile counts as still held
@@ -17,17 +17,17 @@ from __future__ import annotations
 import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_KINDS
-from taas.envs.core.determinize import (
+from taas.envs.romme import actions as A
+from taas.envs.romme.rules import DRAW, HAND_VALUES, RommeGame, RommeState, charge, hand_value
+from taas.envs.rummy.determinize import (
     known_holdings,
     leaf_returns,
     meld_partners,
     redeal,
 )
-from taas.envs.romme import actions as A
-from taas.envs.romme.rules import DRAW, HAND_VALUES, RommeGame, RommeState, charge, hand_value
 
 ROLLOUT_DEPTH = 40  # most of a round (three players: 50 moves on average), cut to bound a decision
-WIDTH = 3  # the expert's best moves the search compares (see taas.agents.search.PairedSearch)
+WIDTH = 3  # the expert's best moves the paired search compares (agents/search/ismcts.py)
 CONFIDENCE = 1.0  # standard errors a move must gain over the expert's choice to replace it
 TEMPERATURE = 2.0  # in cards (see evaluate)
 UNOPENED = 4  # cards a hand that has not opened counts as being further from going out
@@ -63,7 +63,7 @@ def rollout(game: RommeGame, state: RommeState, rng: np.random.Generator) -> int
 
 
 def greedy(game: RommeGame, state: RommeState, mask: np.ndarray, legal: np.ndarray) -> int:
-    """What :class:`~taas.agents.romme_heuristic.RommeHeuristicAgent` plays, read from the
+    """What :class:`~taas.agents.heuristic.romme.RommeHeuristicAgent` plays, read from the
     state: take a discard that fits two held cards (or a joker); exchange jokers; lay the most
     valuable melds (the opening once it reaches the minimum); lay off natural cards, the
     dearest first, a joker only near the end; shed the least connected card, the dearest

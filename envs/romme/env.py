@@ -132,7 +132,7 @@ Version History
   and a shuffle counter, so deals differ from v0 for the same seed; ``Discrete(798)`` became
   ``Discrete(1629)``. Stock, discard pile, the seats' pile records (raw counts in the state,
   scaled per copy in the observation) and the shuffles are the shared rummy table's
-  (:mod:`taas.envs.core.table`); seeded episodes differ from pre-release ``romme_v1`` builds.
+  (:mod:`taas.envs.rummy.table`); seeded episodes differ from pre-release ``romme_v1`` builds.
 - v0: initial release.
 """
 

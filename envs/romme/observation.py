@@ -27,7 +27,6 @@ import numpy as np
 from taas.envs.core.cards import NUM_KINDS, NUM_RANKS, kind
 from taas.envs.core.game import Observer, make_layout
 from taas.envs.core.jit import jit_norc
-from taas.envs.core.table import OBS_HAND, OBS_PILE, OBS_SEATS, OBS_TOP, OBS_UP, encode_table
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import MAX_PLAYERS, Config
 from taas.envs.romme.rules import (
@@ -41,6 +40,7 @@ from taas.envs.romme.rules import (
     RommeState,
 )
 from taas.envs.romme.table import TableMeld
+from taas.envs.rummy.table import OBS_HAND, OBS_PILE, OBS_SEATS, OBS_TOP, OBS_UP, encode_table
 
 ROW_LAYOUT, ROW_SIZE = make_layout(
     [

@@ -8,7 +8,7 @@ Decisions the rules leave to the engine (documented in the env docstring too):
 - A lay-off names the table slot and the run end (or the set's suit); an exchange names the
   slot and the joker (by the rank it stands for in a run, by the suit put in a set).
 - Before opening, meld shapes are offered only while the hand and the melds pending this turn
-  can still reach ``opening_min`` (exact search, :mod:`taas.envs.core.opening`); the pending melds
+  can still reach ``opening_min`` (exact search, :mod:`taas.envs.rummy.opening`); the pending melds
   lie on the table marked provisional and count once they reach the minimum. ``abandon`` takes
   them back. With ``discard_draw_requires_opening`` the opening also needs the card taken from
   the pile, and the pile may be taken only when such an opening exists.
@@ -29,7 +29,7 @@ Decisions the rules leave to the engine (documented in the env docstring too):
   last card.
 - Stock, discard pile, the seats' pile records, the reshuffle (``on_stock_empty="reshuffle"``:
   the pile but its top card becomes the stock) and every shuffle come from the shared
-  :class:`~taas.envs.core.table.Table`; under ``"block"`` the round ends at the end of a turn
+  :class:`~taas.envs.rummy.table.Table`; under ``"block"`` the round ends at the end of a turn
   that leaves the stock empty.
 - The never-opened cap "half the target" is rounded down.
 """
@@ -43,13 +43,13 @@ import numpy as np
 from taas.envs.core.cards import JOKER, NUM_KINDS, card_str, cards_str, from_counts, shoe
 from taas.envs.core.game import Game, State, make_layout
 from taas.envs.core.jit import jit_norc
-from taas.envs.core.opening import opening_search
-from taas.envs.core.series import series_info
-from taas.envs.core.table import Table
 from taas.envs.romme import actions as A
 from taas.envs.romme import config
 from taas.envs.romme.config import Config
 from taas.envs.romme.table import TableMeld, meld_from_shape
+from taas.envs.rummy.opening import opening_search
+from taas.envs.rummy.series import series_info
+from taas.envs.rummy.table import Table
 
 DRAW, PLAY = 0, 1
 PHASES = ("draw", "play")

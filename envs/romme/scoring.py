@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from taas.envs.core.cards import card_str, to_counts
 from taas.envs.core.config import build_config
-from taas.envs.core.opening import best_opening
 from taas.envs.romme.config import GAME, Config
 from taas.envs.romme.rules import charge, hand_value
+from taas.envs.rummy.opening import best_opening
 
 
 def score_hand(cards: list[int], never_opened: bool = False, players: int = 2, **flags) -> dict:

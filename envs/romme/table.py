@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_RANKS, card_str, kind
-from taas.envs.core.melds import ROMME_MELD_VALUES
-from taas.envs.core.opening import position_kind
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
+from taas.envs.rummy.melds import ROMME_MELD_VALUES
+from taas.envs.rummy.opening import position_kind
 
 
 def position_value(pos: int) -> int:

@@ -7,8 +7,10 @@ next move is the same whether the session was played straight through or rebuilt
 
 :meth:`Session.view` is what one seat may see: its own hand (sorted, with the engine's meld
 arrangement where the game has one), the public facts, the legal actions and every move so
-far as :class:`~taas.agents.replay.MoveRenderer` describes it. Other hands appear only in the
-end-of-round reports, where the rules reveal them.
+far as :class:`~taas.arena.replay.MoveRenderer` describes it. Other hands appear only in the
+end-of-round reports, where the rules reveal them. What a game shows beyond that (trump, wild
+rank, the tiplu to a seat that has seen it, score sheets, round reports) comes from the game's
+:class:`~taas.envs.core.view.TableView`, named by its spec.
 """
 
 from __future__ import annotations
@@ -19,12 +21,11 @@ import numpy as np
 
 import taas.agents
 import taas.envs
-from taas.agents import replay as replays
-from taas.agents.base import GameResult
-from taas.envs.core.cards import JOKER, RANKS, SUITS, from_counts, parse_card
+from taas.arena import replay as replays
+from taas.arena.loop import GameResult
+from taas.envs.core.cards import from_counts, parse_card
 
 HUMAN = "human"
-_MARIAGE_ORDER = {0: 0, 9: 1, 12: 2, 11: 3, 10: 4, 8: 5, 7: 6, 6: 7}  # A 10 K Q J 9 8 7
 
 
 def agent_seed(seed: int, seat: int) -> int:
@@ -68,6 +69,7 @@ class Session:
             raise ValueError(f"{len(agents)} seats given for {env_id}'s {seats}: one spec a seat")
         self.env_id, self.rules, self.seed, self.agents = env_id, rules, seed, list(agents)
         self.game = self.env.game
+        self.table_view = taas.envs.spec_for(env_id).table_view()
         self._bots = {
             i: taas.agents.make(spec, env_id, seed=agent_seed(seed, i), config=rules)
             for i, spec in enumerate(agents)
@@ -144,61 +146,24 @@ class Session:
 
     # -- what a seat sees ----------------------------------------------------------------
     def hand(self, seat: int) -> list[int]:
-        """``seat``'s cards, sorted by suit and rank (Mariage: A 10 K Q J 9 8 7)."""
+        """``seat``'s cards, sorted as the game's table shows them (suit, then rank)."""
         counts = self.game.zones(self.state)[f"hand_{seat}"]
-        return sorted(from_counts(counts), key=self._sort_key)
-
-    def _sort_key(self, kind: int) -> tuple[int, int]:
-        if kind == JOKER:
-            return (len(SUITS), 0)
-        rank = kind % len(RANKS)
-        if self.env_id.startswith("mariage"):
-            rank = _MARIAGE_ORDER[rank]
-        return (kind // len(RANKS), rank)
+        return sorted(from_counts(counts), key=self.table_view.sort_key)
 
     def melds(self, seat: int) -> dict | None:
         """The engine's own arrangement of ``seat``'s hand (Marriage: least deadwood with the
         lives required), or None where the engine offers none."""
-        if not self.env_id.startswith("marriage") or self.over:
-            return None
-        report = self.game.scorer(self.state).report(self.state.hands[seat])
-        return {
-            "melds": [{"cards": _kinds(m["cards"]), "life": m["life"]} for m in report["melds"]],
-            "deadwood": _kinds(report["deadwood"]),
-            "penalty": report["penalty"],
-        }
+        return None if self.over else self.table_view.melds(self.game, self.state, seat)
 
     def facts(self) -> list[dict]:
         """The public table: labels with a text and/or cards (kinds)."""
-        s, family = self.state, self.env_id.rpartition("_v")[0]
-        if family == "mariage":
-            return _mariage_facts(s)
-        facts = [{"label": "round", "text": str(s.rounds_played + (not s.over))}]
-        if family == "marriage":
-            facts.append({"label": "indicator", "cards": [int(s.indicator)]})
-            wild = "printed jokers only" if s.wild_rank < 0 else RANKS[s.wild_rank]
-            facts.append({"label": "wild rank", "text": wild})
-        table = s.table
-        facts.append({"label": "stock", "text": f"{len(table.stock)} cards"})
-        facts.append({"label": "top discard", "cards": [int(c) for c in table.discard[-1:]]})
-        if family == "romme":
-            for m in s.melds:
-                facts.append({"label": f"meld of player_{m.owner}", "cards": list(m.cards())})
-        return facts
+        return self.table_view.facts(self.game, self.state)
 
     def seat_notes(self, seat: int) -> list[dict]:
-        """What the table knows about ``seat``: cards held and, in the rummies, the cards it
-        took from the discard pile this round (and Marriage's dublees set aside)."""
-        s = self.state
+        """What the table knows about ``seat``: cards held and what the game shows of a seat
+        (in the rummies, the cards it took from the discard pile this round)."""
         notes = [{"label": "cards", "text": str(len(self.hand(seat)))}]
-        if hasattr(s, "table"):
-            notes.append({"label": "took", "cards": from_counts(s.table.taken_by[seat])})
-        if self.env_id.startswith("marriage") and s.set_aside[seat].any():
-            notes.append({"label": "set aside", "cards": from_counts(s.set_aside[seat])})
-        if self.env_id.startswith("mariage"):
-            notes.append({"label": "score", "text": str(self.game.score(s, seat))})
-            notes.append({"label": "tricks", "text": str(s.tricks[seat])})
-        return notes
+        return notes + self.table_view.seat_notes(self.game, self.state, seat)
 
     def view(self, seat: int | None = None) -> dict:
         """JSON-ready: everything ``seat`` may see (``None``: a spectator, no hand)."""
@@ -224,8 +189,8 @@ class Session:
             out["hand"] = self.hand(seat)
             out["melds"] = self.melds(seat)
             out["actions"] = self.legal_actions() if seat == self.current else []
-            if self.env_id.startswith("marriage"):
-                out["wild"] = [int(k) for k in np.flatnonzero(self.state.wild)]
+            out["facts"] += self.table_view.private_facts(self.game, self.state, seat)
+            out.update(self.table_view.private(self.game, self.state, seat))
         return _plain(out)
 
     def open_table(self) -> dict:
@@ -237,29 +202,15 @@ class Session:
     # -- rounds and scores ------------------------------------------------------------------
     def score_sheet(self) -> dict:
         """Per finished round (deal) what each seat scored, and the totals."""
-        if self.env_id.startswith("mariage"):
-            rows = [
-                [r["game_points"] if r["winner"] == p else 0 for p in range(2)]
-                for r in self.state.results
-            ]
-            return {"unit": "game points (highest wins)", "rows": rows,
-                    "totals": list(self.state.game_points)}
-        rows = [_round_charges(h) for h in self.state.history]
-        return {"unit": "penalty points (lowest wins)", "rows": rows,
-                "totals": [int(t) for t in self.state.totals]}
+        return self.table_view.score_sheet(self.game, self.state)
 
     def round_reports(self) -> list[dict]:
         """Each finished round explained: a headline and every hand's arrangement (melds,
         deadwood, penalty) as the engine scored it."""
-        family = self.env_id.rpartition("_v")[0]
-        if family == "mariage":
-            return [{"title": f"deal {r['deal'] + 1}: {r['reason']}",
-                     "lines": [f"scores {r['scores'][0]} - {r['scores'][1]}"], "hands": []}
-                    for r in self.state.results]
-        return [_REPORTS[family](h) for h in self.state.history]
+        return self.table_view.round_reports(self.game, self.state)
 
     def record(self) -> dict:
-        """The game as a replay file (:mod:`taas.agents.replay`); people's seats are
+        """The game as a replay file (:mod:`taas.arena.replay`); people's seats are
         ``"human"`` with no seed."""
         result = GameResult(
             returns=[float(r) for r in self.game.returns(self.state)],
@@ -273,10 +224,6 @@ class Session:
         return replays.make_record(self.env, result, self.seed, self.agents, seeds)
 
 
-def _kinds(names) -> list[int]:
-    return [parse_card(n) for n in names]
-
-
 def _plain(value):
     """NumPy scalars to Python ones, tuples to lists, int keys kept (JSON-ready)."""
     if isinstance(value, dict):
@@ -286,76 +233,3 @@ def _plain(value):
     if isinstance(value, np.generic):
         return value.item()
     return value
-
-
-def _mariage_facts(s) -> list[dict]:
-    from taas.envs.mariage.actions import KIND
-
-    trump = "♠♥♦♣"[s.trump]
-    open_ = s.closed_by < 0 and bool(s.talon)
-    talon = (f"closed by player_{s.closed_by}" if s.closed_by >= 0
-             else f"{len(s.talon)} cards" if s.talon else "exhausted")
-    facts = [{"label": "deal", "text": str(s.deal_no + 1)},
-             {"label": "trump", "text": trump},
-             {"label": "talon", "text": talon}]
-    if open_:
-        facts.append({"label": "trump card", "cards": [KIND[s.talon[0]]]})
-    facts.append({"label": "trick", "cards": [KIND[s.lead]] if s.lead >= 0 else []})
-    return facts
-
-
-def _round_charges(h: dict) -> list[int]:
-    if "penalties" in h:
-        return [int(p) for p in h["penalties"]]
-    return [int(p["charge"]) for p in h["players"]]  # Rommé
-
-
-def _marriage_report(h: dict) -> dict:
-    if h["void"]:
-        title = f"round {h['round']}: void, nothing left to draw"
-    else:
-        title = f"round {h['round']}: player_{h['winner']} showed"
-    hands = []
-    for q, p in sorted(h["players"].items()):
-        if "melds" not in p:
-            note = "invalid show: out of the round" if p.get("invalid_show") else "void round"
-            hands.append({"seat": q, "melds": [], "deadwood": _kinds(p["hand"]),
-                          "penalty": p["penalty"], "note": note})
-            continue
-        hands.append({
-            "seat": q,
-            "melds": [{"cards": _kinds(m["cards"]), "life": m["life"]} for m in p["melds"]],
-            "deadwood": _kinds(p["deadwood"]),
-            "penalty": p["penalty"],
-            "note": "showed" if q == h["winner"] else "",
-        })
-    lines = [f"indicator {h['indicator']}, wild rank {h['wild_rank'] or 'none (printed jokers)'}"]
-    return {"title": title, "lines": lines, "hands": hands}
-
-
-def _continental_report(h: dict) -> dict:
-    w = h["went_out"]
-    hands = []
-    for q, charge in enumerate(h["penalties"]):
-        if q == w:
-            melds = [{"cards": _kinds(g.split()), "life": False} for g in h["groups"]]
-            hands.append({"seat": q, "melds": melds, "deadwood": [], "penalty": charge,
-                          "note": "went out"})
-        elif q in h["hands"]:  # seats sitting out a tie-break have no hand
-            hands.append({"seat": q, "melds": [], "deadwood": _kinds(h["hands"][q].split()),
-                          "penalty": charge, "note": ""})
-    return {"title": f"round {h['round']}: player_{w} went out", "lines": [], "hands": hands}
-
-
-def _romme_report(h: dict) -> dict:
-    title = (f"round {h['round']}: player_{h['went_out']} went out" if h["went_out"] >= 0
-             else f"round {h['round']}: blocked")
-    lines = [f"table: {m['cards']} (player_{m['owner']})" for m in h["melds"]]
-    hands = [{"seat": q, "melds": [], "deadwood": _kinds(p["hand"].split()),
-              "penalty": p["charge"], "note": p["reason"]}
-             for q, p in enumerate(h["players"])]
-    return {"title": title, "lines": lines, "hands": hands}
-
-
-_REPORTS = {"marriage": _marriage_report, "continental": _continental_report,
-            "romme": _romme_report}

@@ -144,7 +144,7 @@ def _report(report: dict, session: Session, cards: _Printer) -> str:
         note = f" ({h['note']})" if h["note"] else ""
         lines.append(
             f"player_{h['seat']} ({session.agents[h['seat']]}){note}: melds {melds or '-'}  "
-            f"deadwood {cards(h['deadwood']) or '-'}  penalty {h['penalty']}"
+            f"deadwood {cards(h['deadwood']) or '-'}  {h.get('label', 'penalty')} {h['penalty']}"
         )
     sheet = session.score_sheet()
     lines.append(f"totals ({sheet['unit']}): " + "  ".join(

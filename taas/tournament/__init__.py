@@ -1,4 +1,5 @@
-"""Agent-vs-agent tournaments: duplicate round robin, crash-safe SQLite results, ratings.
+"""Agent-vs-agent tournaments (``taas.tournament``): duplicate round robin, crash-safe SQLite
+results, ratings.
 
 ``define(...)`` checks a tournament's definition, ``run(definition, out)`` plays it (locally or
 on Ray) into ``out/tournament.sqlite``, ``standings(definition, games)`` rates it and

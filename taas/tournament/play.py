@@ -18,9 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 import taas.agents
+import taas.arena
 import taas.envs
-from taas.agents import replay as replays
 from taas.agents.base import Agent
+from taas.arena import replay as replays
 from taas.tournament.roundrobin import Definition, Game
 
 
@@ -130,7 +131,7 @@ def play_game(definition: Definition, game: Game, record: bool = False) -> Outco
                 agents.append(Guard(agent, seat, definition.move_timeout))
             except Exception as err:
                 raise Forfeit(seat, f"building {spec!r}: {type(err).__name__}: {err}") from err
-        result = taas.agents.play_game(env, agents, seed=game.deal_seed)
+        result = taas.arena.play_game(env, agents, seed=game.deal_seed)
     except Forfeit as forfeit:
         moves = sum(a.moves for a in agents)  # the moves made before the fault
         return Outcome(game.index, "forfeit", None, forfeit.seat, str(forfeit), moves, False,

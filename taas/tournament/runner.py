@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from taas.agents import replay as replays
+from taas.arena import replay as replays
 from taas.tournament import backends
 from taas.tournament.roundrobin import Definition, Game, schedule
 from taas.tournament.store import Store

@@ -6,7 +6,7 @@ fills several seats): its *result* is the mean score of its seats. A forfeit has
 offender's result is worst, every other entrant's ties for first, and the game adds nothing to
 anyone's points. An entrant *wins* a game when the top result is its alone.
 
-Intervals bootstrap over deals (:func:`taas.agents.evaluate.mean_interval`), not games: the
+Intervals bootstrap over deals (:func:`taas.arena.evaluate.mean_interval`), not games: the
 games of one deal share its cards, so they are not independent. Ratings: OpenSkill's
 Plackett–Luce for any table size (ties allowed), updated game by game in schedule order so it
 never depends on which worker finished first; and for two-seat tables the Bradley–Terry maximum
@@ -29,7 +29,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from taas.agents.evaluate import mean_interval
+from taas.arena.evaluate import mean_interval
 from taas.tournament.roundrobin import Definition, schedule
 
 Z95 = 1.96

@@ -1,1 +1,2 @@
-"""The web table: ``taas serve`` (:mod:`taas.web.app`), its games store and its page."""
+"""The web table (``taas.web``): ``taas serve`` (:mod:`taas.web.app`), its games store and its
+page."""

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt, StrictStr
 
 import taas.agents
 import taas.envs
-from taas.agents import replay as replays
+from taas.arena import replay as replays
 from taas.play.session import HUMAN, Session
 from taas.web.store import GameRow, Store
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 import taas.envs
-from taas.agents.continental_greedy import GreedyAgent
+from taas.agents.heuristic.continental_greedy import GreedyAgent
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import Config
 from taas.envs.continental.observation import LAYOUT, ContinentalObserver

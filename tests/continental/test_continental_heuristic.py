@@ -2,7 +2,7 @@
 
 from continental_helpers import arrange, discard_phase
 
-from taas.agents.continental_heuristic import ContinentalHeuristicAgent
+from taas.agents.heuristic.continental import ContinentalHeuristicAgent
 from taas.envs.continental import actions as A
 from taas.envs.continental.observation import ContinentalObserver
 from taas.envs.continental.rules import DRAW

@@ -1,13 +1,13 @@
-"""The afterstate player (agents/continental_value.py) on hand-built positions: its go-out test
-agrees with the engine's, its features count what docs/rules/continental.md says, and it plays
-the draw and the discard its value function prefers."""
+"""The afterstate player (agents/learned/continental_value.py) on hand-built positions: its go-out
+test agrees with the engine's, its features count what docs/rules/continental.md says, and it
+plays the draw and the discard its value function prefers."""
 
 import numpy as np
 from continental_helpers import arrange, discard_phase
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from taas.agents.continental_value import (
+from taas.agents.learned.continental_value import (
     FEATURES,
     NUM_FEATURES,
     ContinentalValueAgent,

@@ -1,4 +1,4 @@
-"""Slow, obviously-correct meld reference for cross-checking taas.envs.core.melds.
+"""Slow, obviously-correct meld reference for cross-checking taas.envs.rummy.melds.
 
 Method: first decide, for every wild-rank card, whether it stands for itself or acts as a wild
 (all combinations). Then the cards acting as wilds are interchangeable, and a memoised search
@@ -17,7 +17,7 @@ from itertools import product
 import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind, shoe
-from taas.envs.core.melds import Arrangement, MeldRules
+from taas.envs.rummy.melds import Arrangement, MeldRules
 
 INF = 10**9
 

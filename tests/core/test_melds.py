@@ -19,10 +19,10 @@ from meld_reference import (
     ref_show_discards,
 )
 
-from taas.envs.core import melds, melds_kernel
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards, to_counts
 from taas.envs.core.jit import HAVE_NUMBA
-from taas.envs.core.melds import (
+from taas.envs.rummy import melds, melds_kernel
+from taas.envs.rummy.melds import (
     MeldRules,
     can_meld_all,
     card_values,

@@ -20,7 +20,7 @@ from test_melds import discards, hand, marriage
 
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind, parse_cards
 from taas.envs.core.jit import HAVE_NUMBA
-from taas.envs.core.melds import (
+from taas.envs.rummy.melds import (
     Arrangement,
     Meld,
     can_meld_all,

@@ -1,4 +1,4 @@
-"""The shared opening search (taas.envs.core.opening): worked examples counted by hand, the rule
+"""The shared opening search (taas.envs.rummy.opening): worked examples counted by hand, the rule
 fields it reads, and properties on random hands. The brute-force cross-check under Rommé's
 rules is tests/romme/test_romme_melds.py."""
 
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from taas.envs.core.cards import JOKER, NUM_RANKS, parse_cards, shoe, shuffled, to_counts
-from taas.envs.core.melds import ROMME_MELD_VALUES, MeldRules, card_values, wild_mask
-from taas.envs.core.opening import best_opening, meld_shapes, opening_search
+from taas.envs.rummy.melds import ROMME_MELD_VALUES, MeldRules, card_values, wild_mask
+from taas.envs.rummy.opening import best_opening, meld_shapes, opening_search
 
 ROMME = MeldRules(
     wild=wild_mask(),

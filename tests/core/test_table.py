@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from taas.envs.core.actions import ActionTable
 from taas.envs.core.cards import NUM_KINDS, parse_card, parse_cards, to_counts
-from taas.envs.core.table import Table
+from taas.envs.rummy.table import Table
 
 
 def table(stock: str, discard: str, players: int = 3, reshuffle: bool = True) -> Table:

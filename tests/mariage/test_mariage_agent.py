@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from taas.agents.base import RandomAgent, play_game
-from taas.agents.evaluate import duplicate_deals
-from taas.agents.mariage_heuristic import MariageHeuristicAgent
+from taas.agents.base import RandomAgent
+from taas.agents.heuristic.mariage import MariageHeuristicAgent
+from taas.arena import play_game
+from taas.arena.evaluate import duplicate_deals
 from taas.envs.mariage import env as mariage_env
 from taas.envs.mariage.actions import CLAIM
 

@@ -8,7 +8,8 @@ import pytest
 
 import taas
 import taas.agents
-from taas.agents.search import ISMCTS, SearchAgent
+import taas.arena
+from taas.agents.search.ismcts import ISMCTS, SearchAgent
 from taas.envs.mariage.actions import CLAIM, CLOSE, NUM_CARDS
 from taas.envs.mariage.determinize import determinize, playout, rollout, unseen
 from taas.envs.mariage.endgame import best_action, deal_value, solve
@@ -171,7 +172,7 @@ def test_search_agents_play_only_legal_moves():
     for seed in range(4):
         seats = [taas.agents.make("ismcts:20", ENV, seed=seed),
                  taas.agents.make("oracle:20", ENV, seed=seed + 1)]
-        taas.agents.play_game(env, seats[:: 1 if seed % 2 else -1], seed=seed)
+        taas.arena.play_game(env, seats[:: 1 if seed % 2 else -1], seed=seed)
 
 
 def test_search_agent_refuses_the_observation_only_path():

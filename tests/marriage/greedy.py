@@ -15,10 +15,10 @@ import pickle
 
 import numpy as np
 
-from taas.envs.core import melds
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.observation import MarriageObserver
 from taas.envs.marriage.rules import DRAW, MarriageGame, MarriageState
+from taas.envs.rummy import melds
 
 
 def greedy_action(game: MarriageGame, s: MarriageState, rng: np.random.Generator,

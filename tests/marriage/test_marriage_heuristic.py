@@ -4,8 +4,9 @@ random play."""
 import numpy as np
 
 import taas.agents
+import taas.arena
 import taas.envs
-from taas.agents.marriage_heuristic import MarriageHeuristicAgent
+from taas.agents.heuristic.marriage import MarriageHeuristicAgent
 from taas.envs.core.cards import parse_card, parse_cards, to_counts
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.config import Config
@@ -88,7 +89,7 @@ def test_beats_random_at_three_players():
         seats = [taas.agents.make("random", "marriage_v1", seed=seed * 3 + i) for i in range(3)]
         seats[seed % 3] = taas.agents.make("heuristic", "marriage_v1", seed=seed,
                                            config={"num_players": 3})
-        returns = taas.agents.play_game(env, seats, seed=seed).returns
+        returns = taas.arena.play_game(env, seats, seed=seed).returns
         shows += returns[seed % 3] == 0 and min(returns) < 0
     assert shows >= 7  # 93 % of 600 duplicate games won in the README's measurement
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 import taas.agents
+import taas.arena
 import taas.envs
-from taas.agents.evaluate import duplicate_deals
+from taas.arena.evaluate import duplicate_deals
 from taas.envs.core.cards import parse_card
 from taas.envs.marriage_nepali.config import Config
 from taas.envs.marriage_nepali.determinize import determinize
@@ -54,7 +55,7 @@ def test_search_agents_play_a_round_legally():
     env = taas.envs.make("marriage_nepali_v0", num_players=2, max_turns_per_round=40)
     agents = [taas.agents.make("ismcts:4", "marriage_nepali_v0", seed=1),
               taas.agents.make("heuristic", "marriage_nepali_v0", seed=2)]
-    result = taas.agents.play_game(env, agents, seed=3)
+    result = taas.arena.play_game(env, agents, seed=3)
     assert result.steps > 0 and sum(result.returns) == 0
 
 

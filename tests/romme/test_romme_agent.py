@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from taas.agents.evaluate import duplicate_deals
+from taas.arena.evaluate import duplicate_deals
 from taas.envs.core.cards import parse_cards
 from taas.envs.romme.scoring import score_hand
 
@@ -14,8 +14,9 @@ def test_heuristic_beats_random_in_two_player_rounds():
 
 
 def test_heuristic_plays_every_table_size_and_variant():
-    from taas.agents.base import RandomAgent, play_game
-    from taas.agents.romme_heuristic import RommeHeuristicAgent
+    from taas.agents.base import RandomAgent
+    from taas.agents.heuristic.romme import RommeHeuristicAgent
+    from taas.arena import play_game
     from taas.envs.romme.config import Config
     from taas.envs.romme.env import env as make_env
 

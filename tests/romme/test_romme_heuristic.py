@@ -3,7 +3,7 @@
 
 from romme_helpers import setup
 
-from taas.agents.romme_heuristic import RommeHeuristicAgent
+from taas.agents.heuristic.romme import RommeHeuristicAgent
 from taas.envs.core.cards import parse_card
 from taas.envs.romme import actions as A
 from taas.envs.romme.observation import RommeObserver

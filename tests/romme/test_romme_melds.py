@@ -1,4 +1,4 @@
-"""The shared opening search (taas.envs.core.opening) under Rommé's rules, against a brute-force
+"""The shared opening search (taas.envs.rummy.opening) under Rommé's rules, against a brute-force
 reference on random hands, and Rommé's action shapes against the shared catalogue.
 
 The reference knows nothing of the shape catalogue: it checks every subset of the hand's
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from taas.envs.core.cards import JOKER, NUM_RANKS, shoe, shuffled, to_counts
-from taas.envs.core.opening import OpeningSearch, best_opening, opening_search
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
 from taas.envs.romme.table import meld_from_shape
+from taas.envs.rummy.opening import OpeningSearch, best_opening, opening_search
 
 
 def _position_value(p: int) -> int:

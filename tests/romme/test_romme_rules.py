@@ -5,10 +5,10 @@ import pytest
 from romme_helpers import DRAW, legal, play, setup
 
 from taas.envs.core.cards import JOKER, parse_cards, to_counts
-from taas.envs.core.opening import best_opening, opening_search
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
 from taas.envs.romme.rules import PLAY, RommeGame, charge, hand_value
+from taas.envs.rummy.opening import best_opening, opening_search
 
 
 def value(text: str, **rules) -> int:

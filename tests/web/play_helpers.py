@@ -11,7 +11,7 @@ def greedy_choice(view: dict) -> dict:
     discard the costliest deadwood card of the engine's arrangement that is not wild; in
     every other game the first legal action."""
     actions = view["actions"]
-    if not view["env_id"].startswith("marriage"):
+    if not view["env_id"].startswith("marriage_v"):
         return actions[0]
     by_verb: dict[str, list[dict]] = {}
     for a in actions:

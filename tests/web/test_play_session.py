@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from play_helpers import greedy_choice
 
-from taas.agents import replay as replays
+from taas.arena import replay as replays
 from taas.envs.core.cards import RANKS
 from taas.play.session import HUMAN, Session, card_of_action
 

@@ -6,7 +6,7 @@ import json
 import pytest
 from play_helpers import greedy_choice
 
-from taas.agents import replay as replays
+from taas.arena import replay as replays
 from taas.cli import main
 from taas.play.session import HUMAN, Session
 

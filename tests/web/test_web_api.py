@@ -7,7 +7,7 @@ import time
 from play_helpers import greedy_choice, new_game, play_to_end
 
 import taas.envs
-from taas.agents import replay as replays
+from taas.arena import replay as replays
 
 
 def moves_of(client, game_id):

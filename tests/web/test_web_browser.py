@@ -2,7 +2,7 @@
 
 A whole Mariage deal and a whole Marriage round (4 seats, 3 agents) are played by clicking
 cards and named actions only; the final score on the page must equal the engine's (the game's
-replay file re-played by :func:`taas.agents.replay.replay`). Screenshots go to
+replay file re-played by :func:`taas.arena.replay.replay`). Screenshots go to
 ``$TAAS_SCREENSHOTS`` (default: the test's temporary folder).
 
 Chromium comes from the system (``apt-get install -y chromium``); Playwright's own browser
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from play_helpers import greedy_choice
 
-from taas.agents import replay as replays
+from taas.arena import replay as replays
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -315,7 +315,7 @@ function roundReport(r) {
       h("span", { class: "who", text: `player_${hand.seat}${hand.note ? " (" + hand.note + ")" : ""}: ` }),
       hand.melds.map((m) => h("span", { class: "meld" + (m.life ? " life" : "") }, cards(m.cards))),
       hand.deadwood.length ? h("span", { class: "meld deadwood" }, "deadwood ", cards(hand.deadwood)) : null,
-      h("b", { text: ` penalty ${hand.penalty}` }))));
+      h("b", { text: ` ${hand.label || "penalty"} ${hand.penalty}` }))));
 }
 
 // ---------------------------------------------------------------- replays

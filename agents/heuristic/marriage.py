@@ -17,13 +17,13 @@ import dataclasses
 import numpy as np
 
 from taas.agents.base import Agent, either_first
-from taas.envs.core import melds
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS
 from taas.envs.core.config import build_config
 from taas.envs.marriage import actions as A
 from taas.envs.marriage.config import GAME, MAX_PLAYERS, Config
 from taas.envs.marriage.observation import LAYOUT
 from taas.envs.marriage.scoring import Scorer
+from taas.envs.rummy import melds
 
 NO_LIFE = 60
 """Points charged per missing life: a hand without its pure sequence pays for every card, so

@@ -16,6 +16,7 @@ import numpy as np
 from tqdm import tqdm
 
 import taas.agents
+import taas.arena
 import taas.envs
 
 
@@ -104,7 +105,7 @@ def duplicate_deals(
                 taas.agents.make(opponent, env_id, seed=d * n + i, config=rules) for i in range(n)
             ]
             seats[seat] = taas.agents.make(agent, env_id, seed=d, config=rules)
-            returns = taas.agents.play_game(env, seats, seed=d).returns
+            returns = taas.arena.play_game(env, seats, seed=d).returns
             others = [r for i, r in enumerate(returns) if i != seat]
             deal_diff += returns[seat] - sum(others) / len(others)
             wins += all(returns[seat] > r for r in others)

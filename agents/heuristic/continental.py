@@ -1,14 +1,14 @@
 """A rule-based Continental Rummy player: greedy's shape, plus live copies and a look ahead.
 
 It reads only its own observation (through ``LAYOUT``), so it is fair by construction. Like
-:class:`~taas.agents.continental_greedy.GreedyAgent` it builds several groups at once (keeps the
-ranks it holds most of, sheds loose cards, the most expensive first) and never throws a joker
-while a natural card can go. On top, it counts the copies of each rank still live (the shoe
-less its hand, the pile and what the others took from the pile and still hold, so the ranks
-others collect count as gone) and, from the discard, looks one draw ahead: it keeps the hand
-that the most live cards would let go out next turn. It takes a discard only when the rank can
-still grow, and buys (when the rules allow) only a card that completes a group of a hand near
-going out.
+:class:`~taas.agents.heuristic.continental_greedy.GreedyAgent` it builds several groups at once
+(keeps the ranks it holds most of, sheds loose cards, the most expensive first) and never
+throws a joker while a natural card can go. On top, it counts the copies of each rank still
+live (the shoe less its hand, the pile and what the others took from the pile and still hold,
+so the ranks others collect count as gone) and, from the discard, looks one draw ahead: it
+keeps the hand that the most live cards would let go out next turn. It takes a discard only
+when the rank can still grow, and buys (when the rules allow) only a card that completes a
+group of a hand near going out.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from taas.agents.base import Agent, either_first
-from taas.agents.continental_greedy import discardable_naturals, go_out_or_joker
+from taas.agents.heuristic.continental_greedy import discardable_naturals, go_out_or_joker
 from taas.envs.continental import actions as A
 from taas.envs.continental.config import MAX_PLAYERS, Config
 from taas.envs.continental.hands import CARD_VALUES, go_out_discards

@@ -2,8 +2,8 @@
 
 Rommé-family games make a player's first melds reach a minimum value, each melded card worth
 the place it takes (ace 1 low / 11 high in German Rommé,
-:data:`~taas.envs.core.melds.ROMME_MELD_VALUES`) and a wild worth the card it stands for. The
-rules object (:class:`~taas.envs.core.melds.MeldRules`) gives a catalogue of meld shapes, each
+:data:`~taas.envs.rummy.melds.ROMME_MELD_VALUES`) and a wild worth the card it stands for. The
+rules object (:class:`~taas.envs.rummy.melds.MeldRules`) gives a catalogue of meld shapes, each
 listing exact natural cards (:func:`meld_shapes`); a hand
 lays a shape with its own card in every slot it holds and a wild in every other, within the
 wild limits, and the search picks disjoint shapes.
@@ -36,7 +36,7 @@ import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS, kind
 from taas.envs.core.jit import jit, jit_norc
-from taas.envs.core.melds import ROMME_MELD_VALUES, Meld, MeldRules
+from taas.envs.rummy.melds import ROMME_MELD_VALUES, Meld, MeldRules
 
 Shape = tuple[bool, int, int, int, int]
 """(is_run, suit or -1, first position (a run) or rank (a group), length, suits bitmask (a

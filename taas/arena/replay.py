@@ -22,7 +22,8 @@ import numpy as np
 
 import taas
 import taas.envs
-from taas.agents.base import Agent, GameResult, play_game
+from taas.agents.base import Agent
+from taas.arena.loop import GameResult, play_game
 from taas.envs.core.cards import cards_str, from_counts
 
 FORMAT = "taas-replay"

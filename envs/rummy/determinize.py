@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from taas.envs.core.cards import JOKER, NUM_KINDS, NUM_RANKS
-from taas.envs.core.table import Table
+from taas.envs.rummy.table import Table
 
 _KINDS = np.arange(NUM_KINDS)
 _RANK = _KINDS[:JOKER] % NUM_RANKS

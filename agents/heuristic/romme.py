@@ -15,11 +15,11 @@ import numpy as np
 
 from taas.agents.base import Agent, either_first
 from taas.envs.core.cards import JOKER, NUM_RANKS
-from taas.envs.core.opening import opening_search
 from taas.envs.romme import actions as A
 from taas.envs.romme.config import Config
 from taas.envs.romme.observation import LAYOUT, lay_off_card
 from taas.envs.romme.rules import COPY_STEP, HAND_VALUES, MAX_HAND, SEAT, SEAT_SIZE
+from taas.envs.rummy.opening import opening_search
 
 _RANK = np.arange(JOKER) % NUM_RANKS
 _SUIT = np.arange(JOKER) // NUM_RANKS

@@ -3,9 +3,9 @@ show/go-out discard mask.
 
 No game knowledge lives here: every rule is a field of :class:`MeldRules`. Hands are the count
 vectors of :mod:`taas.envs.core.cards` (53 kinds, at most 3 copies of a kind). The partition
-questions are answered by one rank-sweep dynamic programme (:mod:`taas.envs.core.melds_kernel`;
+questions are answered by one rank-sweep dynamic programme (:mod:`taas.envs.rummy.melds_kernel`;
 the algorithm is explained in the repository's ``docs/meld-solver.md``). The opening value (a
-max-plus objective over few cards, with joker limits) is :mod:`taas.envs.core.opening`.
+max-plus objective over few cards, with joker limits) is :mod:`taas.envs.rummy.opening`.
 
 Positions: a run lies on positions 0..13 of one suit, 0 = ace low, 1..12 = 2..K, 13 = ace high.
 With ``allow_wraparound`` a run may also go round the corner (K-A-2): it goes on past 13 with
@@ -24,8 +24,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from taas.envs.core import melds_kernel as K
 from taas.envs.core.cards import JOKER, NUM_KINDS, kind
+from taas.envs.rummy import melds_kernel as K
 
 GROUP_MODES = ("any", "distinct")
 WILD_LIMITS = ("none", "not_more_than_naturals", "one_per_meld")
@@ -86,9 +86,9 @@ class MeldRules:
     """Three identical cards (a tunnela) count as a life."""
     wild_limit: str = "none"
     """Wilds per meld beyond the anchor rule: "not_more_than_naturals" or "one_per_meld"
-    (Rommé). Only :mod:`taas.envs.core.opening` supports limits; the partition solver raises."""
+    (Rommé). Only :mod:`taas.envs.rummy.opening` supports limits; the partition solver raises."""
     wilds_may_touch: bool = True
-    """False forbids two wilds side by side in a run (Rommé variant; :mod:`taas.envs.core.opening`
+    """False forbids two wilds side by side in a run (Rommé variant; :mod:`taas.envs.rummy.opening`
     only)."""
 
     def __post_init__(self) -> None:
@@ -323,7 +323,7 @@ def _compile(rules: MeldRules) -> _Compiled:
     if rules.wild_limit != "none" or not rules.wilds_may_touch:
         raise NotImplementedError(
             "the partition solver supports neither wild_limit nor wilds_may_touch=False "
-            "(taas.envs.core.opening supports both)"
+            "(taas.envs.rummy.opening supports both)"
         )
     tables = [_rank_table(_groups(rules, r), tuple(rules.values[kind(r, s)] for s in range(4)))
               for r in range(13)]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from taas.agents.continental_greedy import discardable_naturals, go_out_or_joker
-from taas.agents.continental_heuristic import _RANK_OF, ContinentalHeuristicAgent
+from taas.agents.heuristic.continental import _RANK_OF, ContinentalHeuristicAgent
+from taas.agents.heuristic.continental_greedy import discardable_naturals, go_out_or_joker
 from taas.envs.continental import actions as A
 from taas.envs.continental.hands import CARD_VALUES
 from taas.envs.continental.observation import LAYOUT
@@ -160,6 +160,17 @@ class ContinentalValueAgent(ContinentalHeuristicAgent):
     difference at the end of the round, as the training targets were scaled)."""
 
     name = "value"
+    NUM_FEATURES = NUM_FEATURES  # what a checkpoint's ``features`` must say
+    SERIES_RULES = SERIES_RULES  # rules it never reads: any series plays the same model
+
+    @staticmethod
+    def afterstate(player: ContinentalHeuristicAgent, observation: np.ndarray,
+                   action_mask: np.ndarray, action: int) -> np.ndarray | None:
+        """The feature row a training game records for ``player``'s ``action`` (a discard or
+        going out), None for the other decisions."""
+        if not action_mask[A.DISCARD : A.GO_OUT_NO_DISCARD + 1].any():
+            return None
+        return chosen_afterstate(player, observation, action)
 
     def __init__(self, value, seed: int | None = None, rules: dict | None = None):
         super().__init__(seed, rules)

@@ -1,7 +1,8 @@
 """Learned players: the policy network, its checkpoint format and the ``ppo:`` agent spec.
 
 ``ppo:PATH`` plays a checkpoint written by any training script; ``ppo:<game>`` (``ppo:mariage``)
-plays the model shipped in ``taas/agents/models/<game>.pt``. Loading runs on CPU and checks that
+plays the model shipped in ``taas/agents/models/<game>.pt``. This module is
+``taas.agents.learned.ppo``. Loading runs on CPU and checks that
 the file fits the table it is asked to play: the env id *and its version* (a ``_v0`` model read
 observations laid out differently), the rules config and the observation size. Any mismatch, a
 missing file or a corrupt one is a one-line :class:`CheckpointError` before the first move,
@@ -23,10 +24,9 @@ A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
                   instead of sampling (a behaviour clone plays its teacher best that way;
                   files without the key keep sampling)
     policy        optional, default "actor": ``actor`` maps observations to action logits.
-                  "afterstate" (Continental, :mod:`taas.training.afterstate_value`): ``actor``
-                  is a value network over ``features`` afterstate features and the player
-                  draws and discards greedily by it
-                  (:class:`~taas.agents.continental_value.ContinentalValueAgent`)
+                  "afterstate" (:mod:`taas.training.afterstate_value`): ``actor`` is a value
+                  network over ``features`` afterstate features and the game's afterstate
+                  player (its spec's ``afterstate``) draws and discards greedily by it
 
 The rules must match one of ``configs`` except ``reward``, which only says what the training
 signal was (a Continental model trained on ``reward="zero_sum"`` plays a ``"points"`` table the
@@ -53,7 +53,7 @@ except ModuleNotFoundError as err:  # the core package has no torch; only ppo: a
 from taas.agents.base import Agent
 
 FORMAT = "taas-ppo/1"
-MODELS = Path(__file__).parent / "models"
+MODELS = Path(__file__).parents[1] / "models"  # agents/models: package data, not code
 META_KEYS = ("env_id", "env_version", "configs", "obs_size", "num_actions", "hidden", "args",
              "script", "taas_version")
 
@@ -168,9 +168,7 @@ def check_fits(ckpt: dict, path: str | Path, env_id: str, game, obs_size: int) -
     configs = [{**defaults, **c} for c in ckpt["configs"]]
     ignored = {"reward"}
     if ckpt.get("policy") == "afterstate":
-        from taas.agents.continental_value import SERIES_RULES
-
-        ignored |= set(SERIES_RULES)
+        ignored |= set(afterstate_player(env_id).SERIES_RULES)
     config, configs = _play_rules(config, ignored), [_play_rules(c, ignored) for c in configs]
     if config not in configs:
         trained = configs[0]
@@ -186,6 +184,18 @@ def check_fits(ckpt: dict, path: str | Path, env_id: str, game, obs_size: int) -
             f"checkpoint {path} expects observations of {ckpt['obs_size']} and "
             f"{ckpt['num_actions']} actions; {env_id} has {obs_size} and {game.num_actions}"
         )
+
+
+def afterstate_player(env_id: str) -> type:
+    """The class that plays ``env_id``'s afterstate-value checkpoints (its spec's
+    ``afterstate``: it takes ``(value, seed, rules)`` and declares ``NUM_FEATURES`` and the
+    ``SERIES_RULES`` it never reads); :class:`CheckpointError` if the game has none."""
+    import taas.envs
+
+    ref = taas.envs.spec_for(env_id).afterstate
+    if ref is None:
+        raise CheckpointError(f"{env_id} has no afterstate-value player")
+    return taas.envs.load(ref)
 
 
 def _play_rules(config: dict, ignored: set[str]) -> dict:
@@ -206,16 +216,15 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
     if policy not in ("actor", "afterstate"):
         raise CheckpointError(f"checkpoint {path} has an unknown policy kind {policy!r}")
     if policy == "afterstate":
-        from taas.agents.continental_value import NUM_FEATURES
-
-        if ckpt.get("features") != NUM_FEATURES:
+        features = afterstate_player(env_id).NUM_FEATURES
+        if ckpt.get("features") != features:
             raise CheckpointError(
                 f"checkpoint {path} reads {ckpt.get('features')} afterstate features; this "
-                f"code computes {NUM_FEATURES}")
+                f"code computes {features}")
     with torch.random.fork_rng(devices=[]):  # the random init is overwritten: leave the
         # caller's RNG stream untouched, so evaluating during training never changes it
         if policy == "afterstate":
-            net = body = mlp(NUM_FEATURES, ckpt["hidden"], 1, out_gain=1.0)
+            net = body = mlp(features, ckpt["hidden"], 1, out_gain=1.0)
         else:
             net = PolicyNet(ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"],
                             critic=False)
@@ -265,9 +274,7 @@ class PPOAgent(Agent):
         stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else ()
         net, meta = _load_actor(path, stamp, env_id, tuple(sorted(config.items())))
         if meta["policy"] == "afterstate":
-            from taas.agents.continental_value import ContinentalValueAgent
-
-            return ContinentalValueAgent(ValueFunction(net), seed, config)
+            return afterstate_player(env_id)(ValueFunction(net), seed, config)
         return cls(net, meta, seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:

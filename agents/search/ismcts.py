@@ -2,7 +2,7 @@
 
 ``ismcts:N`` runs N simulations per decision (``ismcts:0.2s``: as many as fit in 0.2 s). It is
 single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): every simulation first deals the
-cards its seat cannot see afresh (the game's *determinizer*, ``taas.envs.<game>.determinize``),
+cards its seat cannot see afresh (the game's *determinizer*, which its spec names),
 then walks one shared tree keyed by action ids, choosing among the actions legal in that
 determinization by UCB1 with availability counts, adds one node, plays on with a rollout policy
 for a few moves (the game's own fast rollout player, else random moves) and scores the end
@@ -28,7 +28,7 @@ and the heuristic's choice is replaced only by a move whose mean paired advantag
 ``oracle:N`` is the same search handed the true state in place of a determinization: it cheats,
 and exists so experiments can report what hidden information is worth in each game.
 
-A search agent needs the engine, not the observation vector: :func:`taas.agents.play_game`
+A search agent needs the engine, not the observation vector: :func:`taas.arena.play_game`
 calls :meth:`SearchAgent.act_state` for agents whose ``uses_state`` is true. The agent reads the
 true state only through the determinizer, whose tests check it deals nothing the seat cannot
 know, and through the seat's observation (the prior); its choice is unchanged when the hidden
@@ -38,7 +38,6 @@ cards are permuted.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 import time
 from collections.abc import Callable
@@ -340,13 +339,15 @@ class ExpertPrior:
         return self.expert.ranking(self.observer.encode(state, player), game.legal_mask(state))
 
 
-def game_module(env_id: str, part: str) -> ModuleType:
-    """``taas.envs.<game>.<part>`` for an env id such as ``mariage_v1``."""
-    family = env_id.rsplit("_v", 1)[0]
-    try:
-        return importlib.import_module(f"taas.envs.{family}.{part}")
-    except ModuleNotFoundError as e:
-        raise ValueError(f"{env_id} has no {part} module yet: search agents cannot play it") from e
+def determinizer(env_id: str) -> ModuleType:
+    """The module named by ``env_id``'s spec as its determinizer (``determinize`` and the
+    search settings); ``ValueError`` for a game that names none."""
+    import taas.envs
+
+    module = taas.envs.spec_for(env_id).determinize_module()
+    if module is None:
+        raise ValueError(f"{env_id} has no determinizer: search agents cannot play it")
+    return module
 
 
 class SearchAgent(Agent):
@@ -368,7 +369,7 @@ class SearchAgent(Agent):
     @classmethod
     def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> Agent:
         simulations, seconds = parse_budget(arg)
-        module = game_module(env_id, "determinize")
+        module = determinizer(env_id)
         determinize = _true_state if cls.cheats else module.determinize
         play_on = {
             "evaluate": getattr(module, "evaluate", None),
@@ -390,7 +391,7 @@ class SearchAgent(Agent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         raise TypeError(
-            f"{self.name} searches the engine: play it through taas.agents.play_game, which "
+            f"{self.name} searches the engine: play it through taas.arena.play_game, which "
             "hands it the state (act_state), not through the observation alone"
         )
 

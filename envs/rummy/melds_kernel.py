@@ -1,4 +1,4 @@
-"""The rank-sweep dynamic programme behind :mod:`taas.envs.core.melds`.
+"""The rank-sweep dynamic programme behind :mod:`taas.envs.rummy.melds`.
 
 Why a sweep: listing melds and searching over disjoint sets of them (gin-rummy style) explodes
 with 21 cards, three copies of each card and up to 15 wilds. Instead the hand is read rank by
@@ -66,7 +66,7 @@ P_TUNNELA_LIFE = 7
 P_TB_RUNS = 8  # a wild-rank card standing for itself may start a run (else it never needs to)
 P_TB_GROUP = 9  # most wild-rank cards standing for themselves in one rank's groups
 P_WRAP = 10  # K-A-2 runs allowed: the prefilters' run windows go round the corner (the sweep
-# itself never builds a run through the corner; taas.envs.core.melds sets corner runs aside first)
+# itself never builds a run through the corner; taas.envs.rummy.melds sets corner runs aside first)
 P_BAL_USED = 11  # wild cards already used by melds set aside before the sweep
 P_ROOM0 = 12  # room for spare wilds in melds set aside before the sweep
 P_GROUP_CAP = 13  # largest group, 0: no cap (only wild_budgets reads it)

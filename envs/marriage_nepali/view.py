@@ -1,0 +1,87 @@
+"""What the human table shows of Nepali Marriage (``taas.envs.marriage_nepali.view``).
+
+Public: the stock, the top discard, whether the tiplu has been drawn (not which card), each
+seat's seen/unseen status, route, exposed tunnelas, shown combinations, fouls and pick-ups.
+The tiplu, the wild cards and one's own maal are shown only to a seat whose observation holds
+them: a seat that has seen (everyone under ``open_maal``), and everyone once the round is over,
+when the settlement reveals the holdings and their maal.
+"""
+
+from __future__ import annotations
+
+from taas.envs.core.cards import from_counts
+from taas.envs.core.view import TableView
+from taas.envs.marriage_nepali import maal
+from taas.envs.marriage_nepali.rules import ROUTES
+from taas.envs.rummy.view import kinds
+
+
+def knows_tiplu(game, state, seat: int) -> bool:
+    """Whether ``seat`` may see the tiplu: the observation's own rule."""
+    return state.tiplu >= 0 and (state.seen[seat] or game.config.open_maal or state.over)
+
+
+class NepaliView(TableView):
+    unit = "net points (maal settlement)"
+
+    def facts(self, game, state) -> list[dict]:
+        t = state.table
+        drawn = "seen by " + ", ".join(
+            f"player_{p}" for p in range(game.num_players) if state.seen[p]
+        ) if state.tiplu >= 0 else "not drawn yet"
+        facts = [{"label": "dealer", "text": f"player_{state.dealer}"},
+                 {"label": "stock", "text": f"{len(t.stock)} cards"},
+                 {"label": "top discard", "cards": [int(c) for c in t.discard[-1:]]},
+                 {"label": "tiplu", "text": drawn}]
+        if state.over and state.tiplu >= 0:
+            facts.append({"label": "tiplu card", "cards": [int(state.tiplu)]})
+        return facts
+
+    def seat_notes(self, game, state, seat: int) -> list[dict]:
+        notes = [{"label": "took", "cards": from_counts(state.table.taken_by[seat])},
+                 {"label": "status", "text": "seen" if state.seen[seat] else "unseen"}]
+        if state.route[seat] != 0:
+            notes.append({"label": "route", "text": ROUTES[state.route[seat]]})
+        for label, zone in (("exposed", state.exposed[seat]), ("shown", state.shown[seat])):
+            if zone.any():
+                notes.append({"label": label, "cards": from_counts(zone)})
+        if state.fouls[seat]:
+            notes.append({"label": "fouls", "text": str(state.fouls[seat])})
+        return notes
+
+    def private_facts(self, game, state, seat: int) -> list[dict]:
+        if not knows_tiplu(game, state, seat) or state.over:
+            return []
+        counted = maal.count_maal(game.holding(state, seat), game.roles(state), game.config, (),
+                                  state.seen[seat])
+        return [{"label": "tiplu", "cards": [int(state.tiplu)]},
+                {"label": "my maal", "text": str(counted["maal"])}]
+
+    def private(self, game, state, seat: int) -> dict:
+        if not knows_tiplu(game, state, seat) or state.over:
+            return {}
+        return {"wild": sorted(int(k) for k in game.roles(state).wild)}
+
+    def score_sheet(self, game, state) -> dict:
+        r = state.result
+        rows = [[int(n) for n in r["net"]]] if state.over and not r.get("void", True) else []
+        totals = [float(x) + 0.0 for x in game.returns(state)]
+        return {"unit": self.unit, "rows": rows, "totals": totals}
+
+    def round_reports(self, game, state) -> list[dict]:
+        if not state.over or state.truncated:
+            return []
+        r = state.result
+        if r["void"]:
+            return [{"title": "void round: nothing left to draw", "lines": [], "hands": []}]
+        winner = r["winner"]
+        lines = [f"tiplu {r['tiplu']}, poplu {r['poplu']}, jhiplu {r['jhiplu']}; "
+                 f"net {' '.join(f'{n:+d}' for n in r['net'])}"]
+        hands = [{"seat": q, "melds": [{"cards": kinds(p["holding"].split()), "life": False}],
+                  "deadwood": [], "penalty": int(p["maal"]), "label": "maal",
+                  "note": ("finished, " if q == winner else "")
+                  + ("seen" if p["seen"] else "unseen") + f", maal {p['maal']}"}
+                 for q, p in enumerate(r["players"])]
+        title = f"player_{winner} finished ({r['route']})"
+        return [{"title": title, "lines": lines, "hands": hands}]
+
