@@ -120,7 +120,7 @@ def test_one_two_workers_and_the_order_of_arrival_do_not_change_results(tmp_path
 
 
 def test_ray_gives_the_same_games_and_leaderboard_as_local_workers(tmp_path):
-    pytest.importorskip("ray", reason="Ray is optional: pip install 'taas-rl[ray]'")
+    pytest.importorskip("ray", reason="Ray is optional: pip install -e '.[ray]'")
     definition = small()
     tournament.run(definition, tmp_path / "local", workers=1, progress=False)
     tournament.run(definition, tmp_path / "ray", workers=2, backend="ray", progress=False)

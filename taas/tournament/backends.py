@@ -68,7 +68,9 @@ def ray(
     try:
         import ray as ray_lib
     except ImportError as err:
-        raise ValueError("--backend ray needs Ray: pip install 'taas-rl[ray]'") from err
+        raise ValueError(
+            "--backend ray needs Ray: from a checkout, pip install -e '.[ray]'"
+        ) from err
     started = not ray_lib.is_initialized()
     if started:
         if address:
