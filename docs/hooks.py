@@ -102,7 +102,7 @@ def _taas():
 
 def _help(taas, words: list[str]) -> str:
     out, argv, columns = io.StringIO(), sys.argv, os.environ.get("COLUMNS")
-    sys.argv, os.environ["COLUMNS"] = ["taas", *words, "--help"], "100"
+    sys.argv, os.environ["COLUMNS"] = ["taas", *words, "--help"], "80"
     try:
         with contextlib.redirect_stdout(out):
             taas()
