@@ -7,7 +7,7 @@ PIP := $(BIN)/python -m pip
 # machines, installed before the extras so that pip never pulls a multi-GB CUDA build.
 TORCH ?= torch==2.13.0
 
-.PHONY: demo install test train bench lint clean
+.PHONY: demo install test train bench docs lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ install: $(BIN)/python
 
 test: $(BIN)/python
 	$(PIP) install -q "$(TORCH)"
-	$(PIP) install -q -e ".[dev,train,web,tournament,ray]"
+	$(PIP) install -q -e ".[dev,train,web,tournament,ray,docs]"
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 
@@ -38,8 +38,14 @@ bench: $(BIN)/python
 	$(PIP) install -q -e ".[peers]"
 	$(BIN)/python -m taas.benchmarks.speed --out results/speed.json
 
+# the docs site into site/; --strict: a broken link, a missing page or a docstring that does
+# not render fails the build (tests/test_docs.py runs the same build in the suite)
+docs: $(BIN)/python
+	$(PIP) install -q -e ".[docs]"
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
 lint: $(BIN)/python
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) results .pytest_cache .ruff_cache
+	rm -rf $(VENV) results site .pytest_cache .ruff_cache

@@ -17,7 +17,7 @@ draw) improves on that policy as far as the values are right (policy improvement
 plays ``heuristic`` in every seat; iteration ``k`` plays iteration ``k-1``'s player, each
 move replaced by a random one of the player's candidates with probability ``--epsilon``, so the
 values also see the afterstates the player does not choose. Behaviour cloning and PPO stayed
-level with ``heuristic`` here (README, Training); this is the method that passed it.
+level with ``heuristic`` here (docs/training/models.md); this is the method that passed it.
 
 Algorithm logic, per iteration:
   1. collect ``--games`` games in ``--jobs`` processes, in chunks of ``--chunk-games`` saved as

@@ -47,7 +47,8 @@ try:
     from torch import nn
 except ModuleNotFoundError as err:  # the core package has no torch; only ppo: agents need it
     raise ModuleNotFoundError(
-        "ppo agents need torch: run `make train` (installs torch==2.13.0 and the train extra)"
+        "ppo agents need torch: from a checkout, run `make train` (torch==2.13.0 and the train "
+        "extra) or pip install -e '.[train]'"
     ) from err
 
 from taas.agents.base import Agent

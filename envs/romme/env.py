@@ -1,7 +1,7 @@
-"""Rommé (``romme_v1``): German Rummy with an opening meld, a shared table, laying off and
+"""Rommé (`romme_v1`): German Rummy with an opening meld, a shared table, laying off and
 joker exchange.
 
-Rules (in full, with worked examples: ``docs/rules/romme.md`` in the repository). 2–6
+Rules (in full, with worked examples: `docs/rules/romme.md` in the repository). 2–6
 players, two packs and 6 jokers (110 cards), 13 cards each; the next card starts the discard
 pile. A turn: draw the top stock card or the top discard, then lay melds, lay off and
 exchange jokers as you may, then discard one card. Melds are runs (3+ cards of one suit in
@@ -18,121 +18,121 @@ opened) charges every opponent 200. When the stock runs out the round is blocked
 hand wins. A match ends once a total reaches 100 per opponent; the lowest total wins (a tie for
 lowest plays another round).
 
-Flags (``taas.envs.make("romme_v1", **flags)``):
+## Flags
 
-==================================  ========================  ==================================
-flag                                default                   alternatives
-==================================  ========================  ==================================
-num_players                         4                         2..6
-jokers                              6                         4, 0
-hand_size                           13                        11, 14
-first_player_extra_card             False                     True (first player gets 14 cards
-                                                              and starts by melding/discarding)
-opening_min                         40                        any int, e.g. 30, 51
-allow_wraparound                    False                     True (K-A-2 runs)
-joker_limit                         "not_more_than_naturals"  "any" (one natural suffices),
-                                                              "one_per_meld"
-jokers_may_touch                    True                      False (no two jokers side by side
-                                                              in a run)
-discard_draw_requires_opening       False                     True (before opening, take the
-                                                              discard only to open with it)
-lay_off_on_opening_turn             True                      False (lay-offs and exchanges
-                                                              from the next turn)
-exchanged_joker_must_be_used        True                      False
-exchange_before_opening             False                     True
-may_discard_joker                   True                      False
-must_discard_to_go_out              False                     True
-forbid_rediscard_of_drawn_discard   True                      False
-rediscard_ban_lapses                False                     True (the card just taken may be
-                                                              discarded when nothing else is
-                                                              left, as in v0)
-on_stock_empty                      "block"                   "reshuffle" (pile but its top
-                                                              card becomes the stock)
-hand_rummy_scoring                  "flat"                    "double" (losers' charges x2)
-hand_rummy_points                   200                       int
-hand_rummy_ignores_opening_min      False                     True
-never_opened_surcharge              25                        int
-never_opened_cap                    100                       int (half the target always caps)
-blocked_tie                         "all_win"                 "none_win"
-target_per_opponent                 100                       int
-episode                             "round"                   "match"
-reward                              "points"                  "zero_sum", "win"
-max_turns_per_round                 1000                      safety limit: the round ends
-                                                              truncated (no scores)
-max_abandons_per_turn               100                       safety limit: one more ``abandon``
-                                                              in a turn truncates the round
-==================================  ========================  ==================================
+`taas.envs.make("romme_v1", **flags)`:
 
-Engine decisions where the rules are silent are listed in :mod:`taas.envs.romme.rules`; the main
-ones: before opening, meld shapes are offered only while an opening reaching ``opening_min`` is
-still possible, and the melds laid towards it stay provisional (``abandon`` takes them back)
+| flag | default | alternatives |
+| --- | --- | --- |
+| `num_players` | `4` | `2..6` |
+| `jokers` | `6` | `4`, `0` |
+| `hand_size` | `13` | `11`, `14` |
+| `first_player_extra_card` | `False` | `True` (see below) |
+| `opening_min` | `40` | any int, e.g. `30`, `51` |
+| `allow_wraparound` | `False` | `True` (K-A-2 runs) |
+| `joker_limit` | `"not_more_than_naturals"` | `"any"` (one natural suffices), `"one_per_meld"` |
+| `jokers_may_touch` | `True` | `False` (no two jokers side by side in a run) |
+| `discard_draw_requires_opening` | `False` | `True` (see below) |
+| `lay_off_on_opening_turn` | `True` | `False` (lay-offs and exchanges from the next turn) |
+| `exchanged_joker_must_be_used` | `True` | `False` |
+| `exchange_before_opening` | `False` | `True` |
+| `may_discard_joker` | `True` | `False` |
+| `must_discard_to_go_out` | `False` | `True` |
+| `forbid_rediscard_of_drawn_discard` | `True` | `False` |
+| `rediscard_ban_lapses` | `False` | `True` (see below) |
+| `on_stock_empty` | `"block"` | `"reshuffle"` (pile but its top card becomes the stock) |
+| `hand_rummy_scoring` | `"flat"` | `"double"` (losers' charges x2) |
+| `hand_rummy_points` | `200` | int |
+| `hand_rummy_ignores_opening_min` | `False` | `True` |
+| `never_opened_surcharge` | `25` | int |
+| `never_opened_cap` | `100` | int (half the target always caps) |
+| `blocked_tie` | `"all_win"` | `"none_win"` |
+| `target_per_opponent` | `100` | int |
+| `episode` | `"round"` | `"match"` |
+| `reward` | `"points"` | `"zero_sum"`, `"win"` |
+| `max_turns_per_round` | `1000` | safety limit: the round ends truncated (no scores) |
+| `max_abandons_per_turn` | `100` | safety limit (see below) |
+
+- `first_player_extra_card=True`: the first player gets 14 cards and starts by
+  melding/discarding.
+- `discard_draw_requires_opening=True`: before opening, take the discard only to open with it.
+- `rediscard_ban_lapses=True`: the card just taken may be discarded when nothing else is
+  left, as in v0.
+- `max_abandons_per_turn`: one more `abandon` in a turn truncates the round.
+
+Engine decisions where the rules are silent are listed in `taas.envs.romme.rules`; the main
+ones: before opening, meld shapes are offered only while an opening reaching `opening_min` is
+still possible, and the melds laid towards it stay provisional (`abandon` takes them back)
 until it is reached; an action is offered only if the turn can still end by the rules after it
 (an exchanged joker still placeable, a card other than the one just taken left to discard).
 
-Actions: ``Discrete(1629)``, static ids (:mod:`taas.envs.romme.actions`): 0 draw, 1 take the
+## Actions
+
+`Discrete(1629)`, static ids (`taas.envs.romme.actions`): 0 draw, 1 take the
 discard, 2 abandon the unfinished opening, 3–55 discard kind, 56–379 lay off on table slot
-``(id - 56) // 9`` (slot i = the i-th meld laid this round, at most 36), index ``(id - 56) % 9``:
+`(id - 56) // 9` (slot i = the i-th meld laid this round, at most 36), index `(id - 56) % 9`:
 a natural at a run's low/high end (0/1), a set's missing suit S/H/D/C (2–5), a joker at a run's
-low/high end (6/7) or in a set (8); 380–991 exchange on slot ``(id - 380) // 17``: index 0–12
+low/high end (6/7) or in a set (8); 380–991 exchange on slot `(id - 380) // 17`: index 0–12
 the run's joker standing for rank A..K, 13–16 a set's joker replaced by suit S/H/D/C;
 992–1628 meld a shape from the fixed catalogue (992–1299 runs by suit, first position, length;
 1300–1364 sets by rank and suit subset; 1365–1628 wrap-around runs). A shape lists its exact
 cards; the hand supplies the naturals it holds and a joker for each one it lacks. Card kinds
-are ``suit * 13 + rank`` (suits S H D C, rank A=0..K=12), 52 = joker.
+are `suit * 13 + rank` (suits S H D C, rank A=0..K=12), 52 = joker.
 
-Observation: ``{"observation": float32[2840], "action_mask": int8[1629]}``, every feature in
-[0, 1]; blocks in :data:`taas.envs.romme.observation.LAYOUT` and their scales:
+## Observation
 
-=================  ======================================================================
-block              scale
-=================  ======================================================================
-hand               count per kind / copies in the shoe (2; jokers / 6)
-top_discard        one-hot
-discard_pile       count per kind / copies (2; jokers / 6)
-up_card            one-hot: the card turned up at the deal (kept after a reshuffle)
-seats              per seat (ego-centric, padded to 6; :data:`taas.envs.romme.rules.SEAT`):
-                   cards discarded and taken from the pile this round (count / copies,
-                   saturating at 1 after reshuffles), opened 0/1, hand size / 15,
-                   ``tanh(total / 500)``, dealer 0/1
-table              36 meld slots (:data:`taas.envs.romme.observation.ROW_LAYOUT`): flags,
-                   suits, natural ranks 0/1, joker ranks 0/1 (a set's jokers / 3), first
-                   rank one-hot, ace high, owner one-hot
-taken_now          one-hot: the card taken from the pile this turn
-phase              one-hot: draw, play
-stock_size         / 110
-pending_value      the unfinished opening's value / ``opening_min``, at most 1
-opened_now         0/1
-owed_jokers        exchanged jokers still to place / 6
-target             ``tanh(target / 500)``
-=================  ======================================================================
+`{"observation": float32[2840], "action_mask": int8[1629]}`, every feature in
+[0, 1]; blocks in `taas.envs.romme.observation.LAYOUT` and their scales:
 
-Rewards: ``"points"`` — minus the charge, when a round ends; ``"zero_sum"`` — the round's mean
-charge minus one's own; ``"win"`` — at the end +1 shared by the winners (the player who went
+- `hand`: count per kind / copies in the shoe (2; jokers / 6)
+- `top_discard`: one-hot
+- `discard_pile`: count per kind / copies (2; jokers / 6)
+- `up_card`: one-hot: the card turned up at the deal (kept after a reshuffle)
+- `seats`: per seat (ego-centric, padded to 6; `taas.envs.romme.rules.SEAT`):
+  cards discarded and taken from the pile this round (count / copies,
+  saturating at 1 after reshuffles), opened 0/1, hand size / 15,
+  `tanh(total / 500)`, dealer 0/1
+- `table`: 36 meld slots (`taas.envs.romme.observation.ROW_LAYOUT`): flags,
+  suits, natural ranks 0/1, joker ranks 0/1 (a set's jokers / 3), first
+  rank one-hot, ace high, owner one-hot
+- `taken_now`: one-hot: the card taken from the pile this turn
+- `phase`: one-hot: draw, play
+- `stock_size`: / 110
+- `pending_value`: the unfinished opening's value / `opening_min`, at most 1
+- `opened_now`: 0/1
+- `owed_jokers`: exchanged jokers still to place / 6
+- `target`: `tanh(target / 500)`
+
+## Rewards
+
+`"points"` — minus the charge, when a round ends; `"zero_sum"` — the round's mean
+charge minus one's own; `"win"` — at the end +1 shared by the winners (the player who went
 out, the lowest hand of a blocked round, or the match winner), −1 shared by the others. A
-truncated round scores nothing. ``info`` carries the totals and target and, at the end,
-``winners`` and ``rounds``: per round the melds on the table and per player the hand left, its
+truncated round scores nothing. `info` carries the totals and target and, at the end,
+`winners` and `rounds`: per round the melds on the table and per player the hand left, its
 value, whether they opened, the charge and why (hand value, surcharge and caps, Hand-Rommé,
 blocked round).
 
-Illegal actions: the raw env raises ``ValueError`` naming the action, the player and the legal
-actions; ``env()`` applies PettingZoo's convention (the episode ends, the offender gets -1).
+Illegal actions: the raw env raises `ValueError` naming the action, the player and the legal
+actions; `env()` applies PettingZoo's convention (the episode ends, the offender gets -1).
 
-Version History
-- v1, amended: ``max_abandons_per_turn`` (default 100) truncates a round in which one turn
-  takes an opening back more than 100 times. Before, ``meld`` then ``abandon`` could repeat
-  without end in one turn (``max_turns_per_round`` counts turns), so an episode that did that
+## Version History
+
+- v1, amended: `max_abandons_per_turn` (default 100) truncates a round in which one turn
+  takes an opening back more than 100 times. Before, `meld` then `abandon` could repeat
+  without end in one turn (`max_turns_per_round` counts turns), so an episode that did that
   never ended; every episode that ended before plays exactly as it did.
 - v1: a lay-off names the table slot and the run end (or the set's suit) and an exchange the
   slot and the joker, so the player chooses where a card goes (v0 took the oldest meld and a
   run's high end); an exchanged joker must go back on the table that turn and no action
   leaves it stranded (v0 let the duty lapse); the card just taken from the pile is never
   discarded again that turn, also not to go out (v0 let the ban lapse when nothing else was
-  left; flag ``rediscard_ban_lapses``); the observation gains the up-card block and every
-  feature is scaled into [0, 1] (``high`` was up to 1e6); shuffles draw from the state's seed
-  and a shuffle counter, so deals differ from v0 for the same seed; ``Discrete(798)`` became
-  ``Discrete(1629)``. Stock, discard pile, the seats' pile records (raw counts in the state,
+  left; flag `rediscard_ban_lapses`); the observation gains the up-card block and every
+  feature is scaled into [0, 1] (`high` was up to 1e6); shuffles draw from the state's seed
+  and a shuffle counter, so deals differ from v0 for the same seed; `Discrete(798)` became
+  `Discrete(1629)`. Stock, discard pile, the seats' pile records (raw counts in the state,
   scaled per copy in the observation) and the shuffles are the shared rummy table's
-  (:mod:`taas.envs.rummy.table`); seeded episodes differ from pre-release ``romme_v1`` builds.
+  (`taas.envs.rummy.table`); seeded episodes differ from pre-release `romme_v1` builds.
 - v0: initial release.
 """
 

@@ -91,5 +91,5 @@ def test_beats_random_at_three_players():
                                            config={"num_players": 3})
         returns = taas.arena.play_game(env, seats, seed=seed).returns
         shows += returns[seed % 3] == 0 and min(returns) < 0
-    assert shows >= 7  # 93 % of 600 duplicate games won in the README's measurement
+    assert shows >= 7  # 93 % of 600 duplicate games won in the docs' measurement (agents.md)
 

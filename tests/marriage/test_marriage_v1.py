@@ -276,11 +276,12 @@ def test_env_id_and_documented_layout():
     assert "marriage_v1" in taas.envs.available_envs()
     assert "marriage_v0" not in taas.envs.available_envs()
     assert MarriageGame.env_id == "marriage_v1"
-    doc = env_module.__doc__
+    doc = env_module.__doc__  # the docs site's env page: one list item per block, with its size
     for name, block in LAYOUT.items():
         size = block.stop - block.start
         shown = f"{size // 53 if size > 53 * 5 else size}"
-        assert f"\n{name} " in doc and shown in doc.split(f"\n{name} ")[1].split()[0]
+        item = f"\n- `{name}` ("
+        assert item in doc and shown in doc.split(item)[1].split(")")[0]
 
 
 # Verification under play that reaches scoring (random play rarely shows): the engine contract
