@@ -107,7 +107,8 @@ class NepaliGame(Game):
         n = self.num_players
         records = np.zeros((2, n, NUM_KINDS), np.int32)
         table = Table(records[0], records[1], seed=int(rng.integers(2**63)),
-                      reshuffle=self.config.stock_exhausted == "reshuffle")
+                      reshuffle=self.config.stock_exhausted == "reshuffle",
+                      reshuffle_on_draw=True)  # 2N.8: when a draw from the empty stock is made
         dealer = int(table.rng().integers(n))
         s = NepaliState(
             hands=np.zeros((n, NUM_KINDS), np.int8),
@@ -222,7 +223,7 @@ class NepaliGame(Game):
             mask[A.EXPOSE:A.EXPOSE + NUM_KINDS] = hand >= 3
             mask[A.EXPOSE_DONE] = 1
         elif s.phase == DRAW:
-            mask[A.DRAW_STOCK] = bool(t.stock)
+            mask[A.DRAW_STOCK] = t.can_draw
             mask[A.DRAW_DISCARD] = t.top >= 0 and self._may_take(s, p, t.top)
         elif s.phase == SHOW:
             self._show_mask(s, p, mask)
@@ -351,9 +352,11 @@ class NepaliGame(Game):
 
     def _draw_tiplu(self, s: NepaliState) -> None:
         """The first shower takes a uniform random stock card (never a printed joker) as the
-        tiplu; it is out of play for the round. No card left: the round is void."""
+        tiplu; it is out of play for the round. An empty stock is recycled first (2N.5, 2N.8);
+        no card left: the round is void."""
         if s.tiplu >= 0:
             return
+        s.table.refill()
         stock = s.table.stock
         options = [i for i, c in enumerate(stock) if c != JOKER]
         if not options:
@@ -377,7 +380,7 @@ class NepaliGame(Game):
         if s.turns >= cfg.max_turns_per_round:
             s.over = s.truncated = True
             return
-        if not t.stock:  # the table refills whenever the pile allows; nothing left: void
+        if not t.can_draw:  # nothing to draw or recycle ("void": the stock is out)
             self._void(s)
             return
         s.current = nxt
