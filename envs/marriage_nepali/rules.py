@@ -422,21 +422,29 @@ class NepaliGame(Game):
         """Every card ``p`` owns: concealed, shown and exposed (spec 2N.14 item 7)."""
         return s.hands[p] + s.shown[p] + s.exposed[p]
 
-    def _end(self, s: NepaliState, winner: int) -> None:
-        """Count every holding's maal and settle (spec 2N.9)."""
+    def maal_counts(self, s: NepaliState) -> list[dict]:
+        """Every seat's maal as if counted now (2N.9.4, raw: ``unseen_maal`` is the
+        settlement's), with its items; the tiplu must be drawn."""
         cfg, roles = self.config, self.roles(s)
-        s.over, s.phase, s.winner = True, OVER, winner
-        raw, players = [], []
+        marriage = tuple(sorted((roles.jhiplu, roles.tiplu, roles.poplu)))
+        out = []
         for p in range(self.num_players):
             holding = self.holding(s, p)
             exposed = [int(k) for k in np.flatnonzero(s.exposed[p])]
             tunnelas = maal.scoped_tunnelas(cfg, holding, exposed, s.shown_combos[p])
-            marriage = tuple(sorted((roles.jhiplu, roles.tiplu, roles.poplu)))
             shown_marriages = sum(tuple(sorted(c)) == marriage for c in s.shown_combos[p])
-            counted = maal.count_maal(holding, roles, cfg, tunnelas, s.seen[p], shown_marriages)
-            raw.append(counted["maal"])
-            players.append({"holding": cards_str(from_counts(holding)),
-                            "seen": s.seen[p], "route": ROUTES[s.route[p]], **counted})
+            out.append(maal.count_maal(holding, roles, cfg, tunnelas, s.seen[p],
+                                       shown_marriages))
+        return out
+
+    def _end(self, s: NepaliState, winner: int) -> None:
+        """Count every holding's maal and settle (spec 2N.9)."""
+        cfg, roles = self.config, self.roles(s)
+        s.over, s.phase, s.winner = True, OVER, winner
+        counts = self.maal_counts(s)
+        raw = [c["maal"] for c in counts]
+        players = [{"holding": cards_str(from_counts(self.holding(s, p))), "seen": s.seen[p],
+                    "route": ROUTES[s.route[p]], **counted} for p, counted in enumerate(counts)]
         dublee = [p for p in range(self.num_players) if s.route[p] == DUBLEE]
         route = ROUTES[s.route[winner]]
         now = cfg.foul_payee == "winner"
