@@ -28,7 +28,6 @@ import numpy as np
 from taas.envs.core.cards import JOKER, NUM_KINDS
 from taas.envs.core.determinize import meld_partners
 from taas.envs.marriage_nepali import settlement
-from taas.envs.marriage_nepali.config import Config
 from taas.envs.marriage_nepali.expert import Expert
 from taas.envs.marriage_nepali.rules import DUBLEE, ROUTES, NepaliGame, NepaliState
 
@@ -87,7 +86,7 @@ def determinize(game: NepaliGame, state: NepaliState, player: int,
     return s
 
 
-_EXPERTS: dict[Config, Expert] = {}
+_EXPERT: list = [None, None]  # the last game and its expert (one game per search agent)
 _WILD: dict[tuple[int, int], np.ndarray] = {}  # (printed jokers, tiplu) -> wild kinds as bools
 
 
@@ -104,9 +103,9 @@ def wild_mask(game: NepaliGame, state: NepaliState) -> np.ndarray:
 def rollout(game: NepaliGame, state: NepaliState, rng: np.random.Generator) -> int:
     """The heuristic's move for the seat to move, from what that seat knows."""
     mask = game.legal_mask(state)
-    expert = _EXPERTS.get(game.config)
-    if expert is None:
-        expert = _EXPERTS[game.config] = Expert(game.config)
+    if _EXPERT[0] is not game:
+        _EXPERT[:] = game, Expert(game.config)
+    expert = _EXPERT[1]
     p = state.current
     wild = wild_mask(game, state) if knows_tiplu(game, state, p) else _NO_WILD
     return expert.rank(state.hands[p], wild, state.seen[p], state.route[p] == DUBLEE,

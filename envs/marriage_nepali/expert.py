@@ -42,6 +42,12 @@ def keep_scores(hand: np.ndarray, kinds: np.ndarray, wild: np.ndarray,
     return np.where((kinds == JOKER) | wild[kinds], 100.0, score)
 
 
+_BOUNDS = np.array([A.DISCARD, A.FINISH, A.FINISH_ALL, A.EXPOSE, A.EXPOSE_DONE, A.SHOW_TUNNELA,
+                    A.SHOW_EXPOSED, A.ABANDON_SHOW])
+"""Where each group of action ids starts: draws, discards, finishes, the finish without a
+discard, exposes, expose_done, show steps, show_exposed (then abandon_show)."""
+
+
 class Expert:
     """Expose every starting tunnela; show as soon as a show is offered; finish whenever a
     finish is legal; take the top discard when it completes a pure combination (unseen) or
@@ -59,28 +65,25 @@ class Expert:
         the others from least to most worth keeping), exposes and shows in mask order; both
         draws, its choice first; the discards from least to most worth keeping (ties in kind
         order)."""
-        finishes = np.flatnonzero(action_mask[A.FINISH:A.FINISH_ALL])
+        legal = np.flatnonzero(action_mask)
+        cut = np.searchsorted(legal, _BOUNDS).tolist()
+        finishes = legal[cut[1]:cut[2]] - A.FINISH
         if finishes.size:  # the lowest kind closes; the others from least worth keeping
             rest = finishes[1:][np.argsort(keep_scores(hand, finishes[1:], wild, False),
                                            kind="stable")]
             return (A.FINISH + np.concatenate((finishes[:1], rest))).tolist()
-        for first, last in ((A.FINISH_ALL, A.EXPOSE), (A.EXPOSE, A.EXPOSE_DONE),
-                            (A.SHOW_EXPOSED, A.ABANDON_SHOW)):
-            options = np.flatnonzero(action_mask[first:last])
-            if options.size:
-                return (first + options).tolist()
-        shows = np.flatnonzero(action_mask[A.SHOW_TUNNELA:A.SHOW_EXPOSED])
-        if shows.size:
-            return (A.SHOW_TUNNELA + shows).tolist()
-        if action_mask[A.DRAW_STOCK] or action_mask[A.DRAW_DISCARD]:
+        for i in (2, 3, 6, 5):  # finish without a discard, exposes, show_exposed, shows
+            if cut[i] < cut[i + 1]:
+                return legal[cut[i]:cut[i + 1]].tolist()
+        if cut[0]:
             first = self._draw(hand, wild, seen, dublee, top, action_mask)
             return [a for a in (first, A.DRAW_STOCK + A.DRAW_DISCARD - first) if action_mask[a]]
-        legal = np.flatnonzero(action_mask[A.DISCARD:A.FINISH])
-        if not legal.size:
-            return np.flatnonzero(action_mask).tolist()
+        discards = legal[cut[0]:cut[1]] - A.DISCARD
+        if not discards.size:
+            return legal.tolist()
         pairs = self.config.dublee_allowed and (hand[:JOKER] >= 2).sum() >= 4
-        scores = keep_scores(hand, legal, wild, pairs)
-        return (A.DISCARD + legal[np.argsort(scores, kind="stable")]).tolist()
+        scores = keep_scores(hand, discards, wild, pairs)
+        return (A.DISCARD + discards[np.argsort(scores, kind="stable")]).tolist()
 
     def _draw(self, hand, wild, seen, dublee, top, mask) -> int:
         if not mask[A.DRAW_DISCARD]:
