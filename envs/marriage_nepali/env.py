@@ -24,10 +24,10 @@ payments. The session ends after ``num_rounds`` deals (default one per player) o
 deal in which a total reaches ``target_score`` (with ``num_rounds`` unset: only then); a deal
 cut by ``max_turns_per_round`` ends the episode as truncated. ``info`` then also carries the
 rummies' series fields: ``round`` (the deal in play), ``dealer``, ``totals``, ``stake`` (the
-deal's), at the end ``winner`` (the one highest total, -1 on a tie), ``truncated`` and
-``rounds``: each deal's ``result`` with its ``dealer``, ``stake``, ``money`` (Net × stake)
-and ``penalties`` (minus ``money``, the shape the rummies' series table reads). The
-observation covers the deal in play only (no session totals).
+deal's, while one is in play), at the end ``winner`` (the one highest total, -1 on a tie),
+``truncated`` and ``rounds``: each deal's ``result`` with its ``dealer``, ``stake``,
+``money`` (Net × stake) and ``penalties`` (minus ``money``, the shape the rummies' series
+table reads). The observation covers the deal in play only (no session totals).
 
 Version History
 - v0: initial release. Later, within v0 (defaults, observation and actions unchanged): the

@@ -495,9 +495,10 @@ class NepaliGame(Game):
         info = {"seen": list(state.seen), "routes": [ROUTES[r] for r in state.route]}
         if self.config.episode == "match":
             info |= series_info(state)
-            info["stake"] = self.deal_stake(state)
             if state.over:
                 info["winner"] = state.winner
+            else:
+                info["stake"] = self.deal_stake(state)
         if state.over:
             info["result"] = state.result
         return info
