@@ -19,6 +19,7 @@ class TableView:
     notes, the episode's returns as the only score. Games override what they show."""
 
     unit = "points"
+    series_title = "points per round"
 
     def sort_key(self, kind: int) -> tuple[int, int]:
         if kind == JOKER:

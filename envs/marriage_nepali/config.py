@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from taas.envs.core.cards import JOKER
-from taas.envs.core.config import check_choice, plain_fields
+from taas.envs.core.config import check_choice, check_optional_int, plain_fields
 
 GAME = "marriage_nepali"
 DECKS = 3
@@ -26,6 +26,14 @@ class Config:
     to a seen player);
     ``shown_marriage_values=None`` is "off", else the (one, two) values of a marriage shown
     as a primary combination (a string ``"15,35"`` from the command line is read too).
+
+    Sessions (``episode="match"``: many deals, the deal passing one seat in ``direction``):
+    ``num_rounds`` deals (``None``: one per player, or no limit when ``target_score`` is set);
+    ``target_score`` ends the session after the deal in which a running total reaches it (in
+    the reward's unit, points × stake); ``better=True`` plays every second cycle of
+    ``num_players`` deals at double stake (W's "Better"); ``foul_payee="next_winner"`` pays
+    ``foul_points`` to the winner of the next deal won, cancelled if the offender wins it (W's
+    Dhoos as written), ``"winner"`` to the winner of the deal of the foul.
     """
 
     num_players: int = 4
@@ -58,6 +66,11 @@ class Config:
     dublee_win_extra: int = 5
     foul_points: int = 0
     stake: int = 1
+    episode: str = "round"
+    num_rounds: int | None = None
+    target_score: int | None = None
+    better: bool = False
+    foul_payee: str = "winner"
     max_turns_per_round: int = 2000
 
     def __post_init__(self) -> None:
@@ -85,7 +98,7 @@ class Config:
         check_choice(GAME, "maal_table", self.maal_table, ("common", "pagat"))
         for flag in ("seen_wild_pickup", "forbid_rediscard_of_drawn_discard", "dublee_route",
                      "open_maal", "finish_on_show_turn", "dublee_finish_discard",
-                     "joker_dublee", "tunnel_pachaunu"):
+                     "joker_dublee", "tunnel_pachaunu", "better"):
             check_choice(GAME, flag, getattr(self, flag), (True, False))
         if self.shown_marriage_values is not None:
             _pair(self.shown_marriage_values)
@@ -93,12 +106,29 @@ class Config:
                      "dublee_win_extra", "foul_points"):
             check_choice(GAME, name, getattr(self, name), range(0, 10**4))
         check_choice(GAME, "stake", self.stake, range(1, 10**6))
+        check_choice(GAME, "episode", self.episode, ("round", "match"))
+        check_optional_int(GAME, "num_rounds", self.num_rounds, 1)
+        check_optional_int(GAME, "target_score", self.target_score, 1)
+        check_choice(GAME, "foul_payee", self.foul_payee, ("winner", "next_winner"))
+        if self.episode == "round":
+            for name, off in (("better", False), ("foul_payee", "winner")):
+                if getattr(self, name) != off:
+                    raise ValueError(f"{name}={getattr(self, name)!r} is a session rule of "
+                                     f"{GAME}: it needs episode='match'")
         check_choice(GAME, "max_turns_per_round", self.max_turns_per_round, range(1, 10**6))
 
     @property
     def dublee_allowed(self) -> bool:
         """Whether the dublee route is open at this table size (spec 2N.4)."""
         return self.dublee_route and self.num_players >= self.dublee_min_players
+
+    @property
+    def rounds(self) -> int | None:
+        """Deals in a session: ``num_rounds``, else one per player, or no limit (None) when
+        only ``target_score`` ends it."""
+        if self.num_rounds is not None:
+            return self.num_rounds
+        return None if self.target_score is not None else self.num_players
 
     @property
     def dublee_kinds(self) -> int:

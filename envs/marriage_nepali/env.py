@@ -15,9 +15,30 @@ a fixed `Discrete(319)`, see `taas.envs.marriage_nepali.actions`. Rules: every f
 `info`: every seat's seen flag and route; at the end `result` (the tiplu and its roles,
 each holding with its maal items, the nets).
 
+## Sessions
+
+`episode="match"` plays deal after deal in one episode, the deal passing one seat
+in `direction` (the first dealer is random). Rewards per deal: each deal pays its Net × the
+deal's stake to every player the moment it ends (zero-sum; `better=True` doubles the stake
+in every second cycle of `num_players` deals; a void deal pays 0). Per session: the
+episode's return is the running settlement, `info["totals"]`, the sum of the deals'
+payments. The session ends after `num_rounds` deals (default one per player) or after the
+deal in which a total reaches `target_score` (with `num_rounds` unset: only then); a deal
+cut by `max_turns_per_round` ends the episode as truncated. `info` then also carries the
+rummies' series fields: `round` (the deal in play), `dealer`, `totals`, `stake` (the
+deal's, while one is in play), at the end `winner` (the one highest total, -1 on a tie),
+`truncated` and `rounds`: each deal's `result` with its `dealer`, `stake`,
+`money` (Net × stake) and `penalties` (minus `money`, the shape the rummies' series
+table reads). The observation covers the deal in play only (no session totals).
+
 ## Version History
 
-- v0: initial release.
+- v0: initial release. Later, within v0 (flag defaults, observation and actions unchanged;
+  a seeded round that reaches an empty stock plays differently from before): the
+  discard pile is recycled when a draw from the empty stock is made (2N.8; it was rebuilt the
+  moment the stock emptied, so the card then on top was never recycled), and an empty stock
+  is recycled for the tiplu; sessions (`episode="match"`, `num_rounds`,
+  `target_score`, `better`, `foul_payee`) added, off by default.
 """
 
 from __future__ import annotations

@@ -16,7 +16,12 @@ Decisions where the spec leaves room (also in the doc page):
 - a foul (``foul_points``) is a maal card (tiplu, poplu, jhiplu face) discarded by a seen player
   to a seen next player;
 - ``three_initial_tunnelas="win"`` ends the round when a third tunnela is exposed: that
-  player wins by the sequence route, seen, with the tiplu drawn for the count.
+  player wins by the sequence route, seen, with the tiplu drawn for the count;
+- a session (``episode="match"``) deals again in the same state: the deal passes one seat in
+  ``direction`` (2N.1.4), each deal pays its Net × stake when it ends, a void deal counts as
+  dealt, and a deal cut by ``max_turns_per_round`` ends the whole episode as truncated; the
+  session winner is the one highest total (-1 on a tie); fouls owed to the next winner lapse
+  when the session ends.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from taas.envs.marriage_nepali import actions as A
 from taas.envs.marriage_nepali import combos, maal, settlement, wilds
 from taas.envs.marriage_nepali import search_kernel as K
 from taas.envs.marriage_nepali.config import DECKS, HAND_SIZE, Config
+from taas.envs.rummy.series import series_info
 from taas.envs.rummy.table import Table
 
 EXPOSE, DRAW, DISCARD, SHOW, OVER = range(5)
@@ -42,7 +48,8 @@ _RUNS = [A.run_cards(i) for i in range(4 * A.RUN_STARTS)]
 
 @dataclass
 class NepaliState(State):
-    """Everything about one round; face-up cards are kept per seat for the observation."""
+    """Everything about one episode (a round, or a session of deals dealt in turn into the
+    same state); face-up cards are kept per seat for the observation."""
 
     hands: np.ndarray  # (players, kinds): concealed cards
     exposed: np.ndarray  # (players, kinds): starting tunnelas exposed at the deal
@@ -66,9 +73,13 @@ class NepaliState(State):
     turns: int = 0
     over: bool = False
     truncated: bool = False
-    winner: int = -1
+    winner: int = -1  # of the deal; of the session once a match episode is over
     returns: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    result: dict = field(default_factory=dict)
+    result: dict = field(default_factory=dict)  # of the last deal that ended
+    totals: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # session money
+    rounds_played: int = 0  # deals finished in this episode
+    history: list[dict] = field(default_factory=list)  # each finished deal (match episodes)
+    owed: list[int] = field(default_factory=list)  # foul points for the next winner
 
     def clone(self) -> NepaliState:
         """An independent copy for search: arrays and lists copied, the table rebuilt over the
@@ -76,9 +87,9 @@ class NepaliState(State):
         c = object.__new__(NepaliState)
         d = c.__dict__
         d.update(self.__dict__)
-        for name in ("hands", "exposed", "shown", "records", "returns"):
+        for name in ("hands", "exposed", "shown", "records", "returns", "totals"):
             d[name] = getattr(self, name).copy()
-        for name in ("seen", "route", "asked", "fouls"):
+        for name in ("seen", "route", "asked", "fouls", "owed", "history"):
             d[name] = getattr(self, name)[:]
         d["shown_combos"] = [combos_[:] for combos_ in self.shown_combos]
         d["table"] = self.table.copy(c.records[0], c.records[1])
@@ -107,16 +118,29 @@ class NepaliGame(Game):
         n = self.num_players
         records = np.zeros((2, n, NUM_KINDS), np.int32)
         table = Table(records[0], records[1], seed=int(rng.integers(2**63)),
-                      reshuffle=self.config.stock_exhausted == "reshuffle")
+                      reshuffle=self.config.stock_exhausted == "reshuffle",
+                      reshuffle_on_draw=True)  # 2N.8: when a draw from the empty stock is made
         dealer = int(table.rng().integers(n))
         s = NepaliState(
             hands=np.zeros((n, NUM_KINDS), np.int8),
             exposed=np.zeros((n, NUM_KINDS), np.int8),
             shown=np.zeros((n, NUM_KINDS), np.int8),
-            records=records, table=table, dealer=dealer, current=self.next_seat(dealer),
-            seen=[False] * n, route=[NONE] * n, shown_combos=[[] for _ in range(n)],
-            asked=[False] * n, fouls=[0] * n, returns=np.zeros(n),
+            records=records, table=table, dealer=dealer, current=dealer,
+            returns=np.zeros(n), totals=np.zeros(n, np.int64), owed=[0] * n,
         )
+        self._deal(s)
+        return s
+
+    def _deal(self, s: NepaliState) -> None:
+        """Deal a round from ``s.dealer`` (2N.1): every per-deal field starts afresh."""
+        n = self.num_players
+        s.hands[:] = s.exposed[:] = s.shown[:] = 0
+        s.current, s.phase, s.turns = self.next_seat(s.dealer), EXPOSE, 0
+        s.seen, s.route, s.asked, s.fouls = [False] * n, [NONE] * n, [False] * n, [0] * n
+        s.shown_combos = [[] for _ in range(n)]
+        s.tiplu, s.building, s.must_show_with, s.winner = -1, NONE, -1, -1
+        s.show_closed = s.showed_now = s.must_finish = False
+        table = s.table
         deck = table.shuffled(self._shoe)[::-1]  # dealt from the top, one card at a time
         order = self.seats_from(s.current)
         for i, p in enumerate(order):
@@ -124,7 +148,6 @@ class NepaliGame(Game):
         rest = deck[n * HAND_SIZE:]
         table.start(rest[1:][::-1], [rest[0]])  # the offered card starts the pile
         self._open_window(s)
-        return s
 
     def next_seat(self, p: int) -> int:
         """The player after ``p`` in ``direction``."""
@@ -222,7 +245,7 @@ class NepaliGame(Game):
             mask[A.EXPOSE:A.EXPOSE + NUM_KINDS] = hand >= 3
             mask[A.EXPOSE_DONE] = 1
         elif s.phase == DRAW:
-            mask[A.DRAW_STOCK] = bool(t.stock)
+            mask[A.DRAW_STOCK] = t.can_draw
             mask[A.DRAW_DISCARD] = t.top >= 0 and self._may_take(s, p, t.top)
         elif s.phase == SHOW:
             self._show_mask(s, p, mask)
@@ -272,6 +295,11 @@ class NepaliGame(Game):
 
     # -- transitions ---------------------------------------------------------------------------
     def _apply(self, s: NepaliState, a: int) -> None:
+        self._step(s, a)
+        if s.over and not s.truncated:  # the deal ended with this action
+            self._close_deal(s)
+
+    def _step(self, s: NepaliState, a: int) -> None:
         p, t = s.current, s.table
         if s.phase == EXPOSE:
             if a == A.EXPOSE_DONE or not self._expose(s, p, a - A.EXPOSE):
@@ -351,9 +379,11 @@ class NepaliGame(Game):
 
     def _draw_tiplu(self, s: NepaliState) -> None:
         """The first shower takes a uniform random stock card (never a printed joker) as the
-        tiplu; it is out of play for the round. No card left: the round is void."""
+        tiplu; it is out of play for the round. An empty stock is recycled first (2N.5, 2N.8);
+        no card left: the round is void."""
         if s.tiplu >= 0:
             return
+        s.table.refill()
         stock = s.table.stock
         options = [i for i, c in enumerate(stock) if c != JOKER]
         if not options:
@@ -377,7 +407,7 @@ class NepaliGame(Game):
         if s.turns >= cfg.max_turns_per_round:
             s.over = s.truncated = True
             return
-        if not t.stock:  # the table refills whenever the pile allows; nothing left: void
+        if not t.can_draw:  # nothing to draw or recycle ("void": the stock is out)
             self._void(s)
             return
         s.current = nxt
@@ -392,31 +422,83 @@ class NepaliGame(Game):
         """Every card ``p`` owns: concealed, shown and exposed (spec 2N.14 item 7)."""
         return s.hands[p] + s.shown[p] + s.exposed[p]
 
-    def _end(self, s: NepaliState, winner: int) -> None:
-        """Count every holding's maal and settle (spec 2N.9)."""
+    def maal_counts(self, s: NepaliState) -> list[dict]:
+        """Every seat's maal as if counted now (2N.9.4, raw: ``unseen_maal`` is the
+        settlement's), with its items; the tiplu must be drawn."""
         cfg, roles = self.config, self.roles(s)
-        s.over, s.phase, s.winner = True, OVER, winner
-        raw, players = [], []
+        marriage = tuple(sorted((roles.jhiplu, roles.tiplu, roles.poplu)))
+        out = []
         for p in range(self.num_players):
             holding = self.holding(s, p)
             exposed = [int(k) for k in np.flatnonzero(s.exposed[p])]
             tunnelas = maal.scoped_tunnelas(cfg, holding, exposed, s.shown_combos[p])
-            marriage = tuple(sorted((roles.jhiplu, roles.tiplu, roles.poplu)))
             shown_marriages = sum(tuple(sorted(c)) == marriage for c in s.shown_combos[p])
-            counted = maal.count_maal(holding, roles, cfg, tunnelas, s.seen[p], shown_marriages)
-            raw.append(counted["maal"])
-            players.append({"holding": cards_str(from_counts(holding)),
-                            "seen": s.seen[p], "route": ROUTES[s.route[p]], **counted})
+            out.append(maal.count_maal(holding, roles, cfg, tunnelas, s.seen[p],
+                                       shown_marriages))
+        return out
+
+    def _end(self, s: NepaliState, winner: int) -> None:
+        """Count every holding's maal and settle (spec 2N.9)."""
+        cfg, roles = self.config, self.roles(s)
+        s.over, s.phase, s.winner = True, OVER, winner
+        counts = self.maal_counts(s)
+        raw = [c["maal"] for c in counts]
+        players = [{"holding": cards_str(from_counts(self.holding(s, p))), "seen": s.seen[p],
+                    "route": ROUTES[s.route[p]], **counted} for p, counted in enumerate(counts)]
         dublee = [p for p in range(self.num_players) if s.route[p] == DUBLEE]
         route = ROUTES[s.route[winner]]
-        net = settlement.settle(raw, s.seen, winner, cfg, route, dublee, s.fouls)
-        s.returns = np.array(net, np.float64) * cfg.stake
+        now = cfg.foul_payee == "winner"
+        net = settlement.settle(raw, s.seen, winner, cfg, route, dublee,
+                                s.fouls if now else None)
         s.result = {"void": False, "winner": winner, "route": route,
                     "net": net, "players": players, **roles.as_json()}
+        if not now:  # Dhoos as W writes it: what was owed goes to this winner
+            dhoos = [0 if p == winner else owed for p, owed in enumerate(s.owed)]
+            for p, owed in enumerate(dhoos):
+                net[p] -= owed
+                net[winner] += owed
+            s.result["dhoos"] = dhoos
+            s.owed = [cfg.foul_points * f for f in s.fouls]
+
+    def _close_deal(self, s: NepaliState) -> None:
+        """Pay the deal that just ended (Net × its stake); in a session record it and deal the
+        next one, or end the session (by deal count or ``target_score``)."""
+        cfg, n = self.config, self.num_players
+        stake = self.deal_stake(s)
+        money = np.array(s.result.get("net", [0] * n), np.int64) * stake
+        s.returns = s.returns + money
+        if cfg.episode == "round":
+            return
+        if s.result["void"] and cfg.foul_payee == "next_winner":
+            s.owed = [o + cfg.foul_points * f for o, f in zip(s.owed, s.fouls, strict=True)]
+        s.totals += money
+        s.history.append({"round": s.rounds_played + 1, "dealer": s.dealer, "stake": stake,
+                          "money": money.tolist(), "penalties": (-money).tolist(), **s.result})
+        s.rounds_played += 1
+        reached = cfg.target_score is not None and s.totals.max() >= cfg.target_score
+        if reached or (cfg.rounds is not None and s.rounds_played >= cfg.rounds):
+            best = np.flatnonzero(s.totals == s.totals.max())
+            s.winner = int(best[0]) if len(best) == 1 else -1
+            return
+        s.over = False
+        s.dealer = self.next_seat(s.dealer)
+        self._deal(s)
+
+    def deal_stake(self, s: NepaliState) -> int:
+        """The stake of the deal in play: ``stake``, doubled in every second cycle of
+        ``num_players`` deals under ``better`` (W's "Better")."""
+        cycle = s.rounds_played // self.num_players
+        return self.config.stake * (2 if self.config.better and cycle % 2 else 1)
 
     # -- reporting -----------------------------------------------------------------------------
     def info(self, state: NepaliState, player: int) -> dict:
         info = {"seen": list(state.seen), "routes": [ROUTES[r] for r in state.route]}
+        if self.config.episode == "match":
+            info |= series_info(state)
+            if state.over:
+                info["winner"] = state.winner
+            else:
+                info["stake"] = self.deal_stake(state)
         if state.over:
             info["result"] = state.result
         return info
@@ -424,7 +506,11 @@ class NepaliGame(Game):
     def render(self, state: NepaliState, symbols: bool = True) -> str:
         t = state.table
         tiplu = card_str(state.tiplu, symbols) if state.tiplu >= 0 else "-"
-        lines = [f"Nepali Marriage  dealer player_{state.dealer}  tiplu {tiplu}  "
+        session = ""
+        if self.config.episode == "match":
+            session = (f"deal {state.rounds_played + (not state.over)}  stake "
+                       f"{self.deal_stake(state)}  totals {state.totals.tolist()}  ")
+        lines = [f"Nepali Marriage  {session}dealer player_{state.dealer}  tiplu {tiplu}  "
                  f"stock {len(t.stock)}  discard {cards_str(t.discard[-1:], symbols) or '-'}  "
                  f"phase {PHASES[state.phase]}"]
         for p in range(self.num_players):

@@ -23,13 +23,18 @@ def knows_tiplu(game, state, seat: int) -> bool:
 
 class NepaliView(TableView):
     unit = "net points (maal settlement)"
+    series_title = "net points per deal (highest total wins)"
 
     def facts(self, game, state) -> list[dict]:
         t = state.table
         drawn = "seen by " + ", ".join(
             f"player_{p}" for p in range(game.num_players) if state.seen[p]
         ) if state.tiplu >= 0 else "not drawn yet"
-        facts = [{"label": "dealer", "text": f"player_{state.dealer}"},
+        facts = []
+        if game.config.episode == "match":
+            facts += [{"label": "deal", "text": str(state.rounds_played + (not state.over))},
+                      {"label": "stake", "text": str(game.deal_stake(state))}]
+        facts += [{"label": "dealer", "text": f"player_{state.dealer}"},
                  {"label": "stock", "text": f"{len(t.stock)} cards"},
                  {"label": "top discard", "cards": [int(c) for c in t.discard[-1:]]},
                  {"label": "tiplu", "text": drawn}]
@@ -63,25 +68,35 @@ class NepaliView(TableView):
         return {"wild": sorted(int(k) for k in game.roles(state).wild)}
 
     def score_sheet(self, game, state) -> dict:
-        r = state.result
-        rows = [[int(n) for n in r["net"]]] if state.over and not r.get("void", True) else []
+        rows = [[int(m) for m in deal["money"]] for deal in _deals(game, state)]
         totals = [float(x) + 0.0 for x in game.returns(state)]
         return {"unit": self.unit, "rows": rows, "totals": totals}
 
     def round_reports(self, game, state) -> list[dict]:
-        if not state.over or state.truncated:
-            return []
-        r = state.result
-        if r["void"]:
-            return [{"title": "void round: nothing left to draw", "lines": [], "hands": []}]
-        winner = r["winner"]
-        lines = [f"tiplu {r['tiplu']}, poplu {r['poplu']}, jhiplu {r['jhiplu']}; "
-                 f"net {' '.join(f'{n:+d}' for n in r['net'])}"]
-        hands = [{"seat": q, "melds": [{"cards": kinds(p["holding"].split()), "life": False}],
-                  "deadwood": [], "penalty": int(p["maal"]), "label": "maal",
-                  "note": ("finished, " if q == winner else "")
-                  + ("seen" if p["seen"] else "unseen") + f", maal {p['maal']}"}
-                 for q, p in enumerate(r["players"])]
-        title = f"player_{winner} finished ({r['route']})"
-        return [{"title": title, "lines": lines, "hands": hands}]
+        return [_report(deal) for deal in _deals(game, state)]
 
+
+def _deals(game, state) -> list[dict]:
+    """Every finished deal's record: a session's history, or the one round once it is over
+    (a truncated round has no result)."""
+    if game.config.episode == "match":
+        return list(state.history)
+    if not state.over or state.truncated:
+        return []
+    return [{"round": 1, "money": [int(m) for m in game.returns(state)], **state.result}]
+
+
+def _report(r: dict) -> dict:
+    if r["void"]:
+        return {"title": f"deal {r['round']}: void, nothing left to draw", "lines": [],
+                "hands": []}
+    winner = r["winner"]
+    lines = [f"tiplu {r['tiplu']}, poplu {r['poplu']}, jhiplu {r['jhiplu']}; "
+             f"net {' '.join(f'{n:+d}' for n in r['net'])}"]
+    hands = [{"seat": q, "melds": [{"cards": kinds(p["holding"].split()), "life": False}],
+              "deadwood": [], "penalty": int(p["maal"]), "label": "maal",
+              "note": ("finished, " if q == winner else "")
+              + ("seen" if p["seen"] else "unseen") + f", maal {p['maal']}"}
+             for q, p in enumerate(r["players"])]
+    return {"title": f"deal {r['round']}: player_{winner} finished ({r['route']})",
+            "lines": lines, "hands": hands}

@@ -17,7 +17,10 @@ what differs (its deal, its melds, its extra ways to take cards):
   pile but its top card, shuffled. :meth:`draw`, :meth:`draw_first` and :meth:`discard_card` check
   it, so at every decision point ``stock == [] implies len(discard) <= 1`` (Continental,
   Marriage, Rommé ``"reshuffle"``). ``reshuffle=False`` never rebuilds (Rommé ``"block"``: the
-  engine ends the round when the stock is empty).
+  engine ends the round when the stock is empty). ``reshuffle_on_draw=True`` rebuilds only when
+  a draw from the empty stock is made (Nepali Marriage 2N.8): the card on top when the last
+  stock card went is recycled too once buried, and :meth:`refill` rebuilds on demand (the
+  tiplu pick); :attr:`can_draw` says whether a stock draw is possible either way.
 - Randomness: every shuffle (the deal and each reshuffle) uses a generator derived from
   ``(seed, shuffles)``, the count of shuffles so far. The episode replays from its seed, and a
   clone copies two ints instead of a ``np.random.Generator`` (whose deepcopy costs ~50-100 µs).
@@ -64,6 +67,7 @@ class Table:
         "first_up",
         "pile",
         "reshuffle",
+        "reshuffle_on_draw",
         "seed",
         "shuffles",
         "stock",
@@ -76,6 +80,7 @@ class Table:
         taken_by: np.ndarray,
         seed: int,
         reshuffle: bool = True,
+        reshuffle_on_draw: bool = False,
     ):
         if discarded_by.shape != taken_by.shape or discarded_by.shape[1:] != (NUM_KINDS,):
             raise ValueError(
@@ -87,6 +92,7 @@ class Table:
         self.seed = seed
         self.shuffles = 0
         self.reshuffle = reshuffle
+        self.reshuffle_on_draw = reshuffle_on_draw
         self.stock: list[int] = []
         self.discard: list[int] = []
         self.pile = np.zeros(NUM_KINDS, np.int8)
@@ -123,17 +129,28 @@ class Table:
         """The top card of the pile, -1 when the pile is empty."""
         return self.discard[-1] if self.discard else -1
 
+    @property
+    def can_draw(self) -> bool:
+        """Whether a stock draw is possible now (from the stock, or from the pile recycled by
+        the draw itself under ``reshuffle_on_draw``)."""
+        return bool(self.stock) or (self.reshuffle_on_draw and self.reshuffle
+                                    and len(self.discard) > 1)
+
     def draw(self) -> int:
         """Take the top stock card (the caller puts it in a hand)."""
+        if self.reshuffle_on_draw:
+            self.refill()
         card = self.stock.pop()
         self.drawn_discard = -1
-        if not self.stock:
-            self._refill()
+        if not self.stock and not self.reshuffle_on_draw:
+            self.refill()
         return card
 
     def draw_first(self, wanted: np.ndarray) -> int:
         """Take the stock card nearest the top whose kind is ``wanted`` (a bool per kind), or
         the top card when none is (Marriage's dublee swap: the first wild card)."""
+        if self.reshuffle_on_draw:
+            self.refill()
         stock = self.stock
         for i in range(len(stock) - 1, -1, -1):
             if wanted[stock[i]]:
@@ -141,8 +158,8 @@ class Table:
                 break
         else:
             card = stock.pop()
-        if not stock:
-            self._refill()
+        if not stock and not self.reshuffle_on_draw:
+            self.refill()
         return card
 
     def take(self, player: int) -> int:
@@ -158,11 +175,12 @@ class Table:
         self.discard.append(card)
         self.pile[card] += 1
         self.discarded_by[player, card] += 1
-        if not self.stock:
-            self._refill()
+        if not self.stock and not self.reshuffle_on_draw:
+            self.refill()
 
-    def _refill(self) -> None:
-        """Rebuild an empty stock from the pile but its top card, if the policy allows."""
+    def refill(self) -> None:
+        """Rebuild an empty stock from the pile but its top card, if the policy allows (a
+        non-empty stock is left alone)."""
         if self.reshuffle and not self.stock and len(self.discard) > 1:
             top = self.discard[-1]
             self.stock = self.shuffled(np.bincount(self.discard[:-1], minlength=NUM_KINDS))
@@ -184,6 +202,7 @@ class Table:
         c.seed = self.seed
         c.shuffles = self.shuffles
         c.reshuffle = self.reshuffle
+        c.reshuffle_on_draw = self.reshuffle_on_draw
         return c
 
     def zones(self) -> dict[str, np.ndarray]:

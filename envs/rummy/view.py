@@ -18,6 +18,7 @@ class RummyView(TableView):
     record per finished round) and ``totals``."""
 
     unit = "penalty points (lowest wins)"
+    series_title = "penalty points per round (lowest total wins)"
 
     def facts(self, game, state) -> list[dict]:
         return [{"label": "round", "text": str(state.rounds_played + (not state.over))},

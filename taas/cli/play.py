@@ -89,8 +89,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"recorded {', '.join(map(str, paths))}")
     if series:
         info = results[0].infos["player_0"]
-        table = [r["penalties"] for r in info["rounds"]]
-        _print_series("penalty points per round (lowest total wins)", specs, table)
+        view = taas.envs.spec_for(args.env_id).table_view()
+        sheet = view.score_sheet(env.unwrapped.game, env.unwrapped.state)
+        _print_series(view.series_title, specs, sheet["rows"])
         if not results[0].truncated:
             print(f"winner: player_{info['winner']} ({specs[info['winner']]})")
     else:

@@ -276,15 +276,57 @@ def test_deal_sizes_and_six_players():
     assert len(s.table.stock) == 29
 
 
+def test_reshuffle_when_a_draw_from_an_empty_stock_is_needed():
+    """2N.8: "when a draw from an empty stock is needed, shuffle all discards except the top
+    one into a new stock". The card on top when the last stock card goes is recycled too,
+    once it is buried; taking the top discard instead recycles nothing."""
+    game, s = position("2S 3S 4S 9D", phase=DRAW)
+    s.table.stock, s.table.discard = parse_cards("KC"), parse_cards("5C 6C")
+    s.table.pile[:] = to_counts(parse_cards("5C 6C"))
+    show(game, s, "draw")  # the last stock card: nothing is rebuilt yet
+    assert s.table.stock == [] and s.table.discard == parse_cards("5C 6C")
+    show(game, s, "discard 9D")
+    nxt = s.current
+    assert not s.over and legal(game, s) == {"draw", "take"}
+    before = s.hands[nxt].copy()
+    show(game, s, "draw")  # the draw needs the stock: 5C 6C (not 9D, the top) are shuffled in
+    drawn = s.hands[nxt] - before
+    assert s.table.discard == parse_cards("9D") and s.table.pile.sum() == 1
+    assert sorted([*s.table.stock, *np.flatnonzero(drawn)]) == parse_cards("5C 6C")
+    # the same position, but the next player takes the 9D: the pile stays as it was
+    game, s = position("2S 3S 4S 9D", phase=DRAW)
+    s.table.stock, s.table.discard = parse_cards("KC"), parse_cards("5C 6C")
+    show(game, s, "draw", "discard 9D", "take")
+    assert s.table.stock == [] and s.table.discard == parse_cards("5C 6C")
+
+
+def test_the_first_shower_recycles_an_empty_stock_for_the_tiplu():
+    """2N.5: "If the stock is empty, recycle first (2N.8)" — the top discard stays."""
+    game, s = position(E1, phase=DISCARD)
+    s.table.stock, s.table.discard = [], parse_cards("5C 6C KD")
+    show(game, s, "show_run 2C-3C-4C", "show_run 9S-10S-JS", "show_tunnela QD")
+    assert s.tiplu in parse_cards("5C 6C")
+    assert s.table.stock == [c for c in parse_cards("5C 6C") if c != s.tiplu]
+    assert s.table.discard == parse_cards("KD")
+
+
 def test_stock_exhausted_flag():
+    """"void": the round is cancelled, no payments, once the stock is out; with both the
+    stock and the recyclable discards empty even "reshuffle" is void (2N.8)."""
     for rule, void in (("reshuffle", False), ("void", True)):
         game, s = position("2S 3S 4S 9D", {"stock_exhausted": rule})
         s.table.stock, s.table.discard = [], parse_cards("5C 6C")
         show(game, s, "discard 9D")  # the next player finds the stock empty
         assert s.over is void
-        if not void:  # the pile but its top card becomes the stock; the tiplu never returns
-            assert sorted(s.table.stock) == parse_cards("5C 6C")
-            assert s.table.discard == parse_cards("9D")
+        if void:
+            assert s.result == {"void": True, "winner": -1}
+            assert game.returns(s).tolist() == [0.0] * 4
+        else:  # the tiplu never returns; the pile waits for the draw that needs it
+            assert "draw" in legal(game, s)
+    game, s = position("2S 3S 4S 9D")
+    s.table.stock, s.table.discard = [], []
+    show(game, s, "discard 9D")  # only the 9D left, and it is the top card
+    assert s.over and s.result["void"]
 
 
 def test_foul_points_flag():
@@ -380,7 +422,7 @@ def test_no_information_leak_along_played_rounds():
             for seat in range(game.num_players):
                 t = hidden_redeal(s, seat, rng)
                 assert np.array_equal(observer.encode(s, seat), observer.encode(t, seat))
-                if s.tiplu >= 0 and not s.seen[seat]:
+                if s.tiplu >= 0 and not s.seen[seat] and s.table.stock:
                     t = other_tiplu(s, rng)
                     assert np.array_equal(observer.encode(s, seat), observer.encode(t, seat))
     assert {DRAW, DISCARD} <= phases

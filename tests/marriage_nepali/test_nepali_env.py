@@ -22,6 +22,7 @@ CONFIGS = [
     {"printed_jokers": 3},
     {"unseen_maal": "kidnap"},
     {"dublee_route": False},
+    {"episode": "match", "num_rounds": 2, "better": True},
 ]
 EVERY_FLAG_FLIPPED = {
     "num_players": 6, "max_players": 6, "printed_jokers": 3, "direction": "clockwise",
@@ -34,7 +35,8 @@ EVERY_FLAG_FLIPPED = {
     "unseen_maal": "count", "tunnel_pachaunu": True, "maal_table": "pagat",
     "shown_marriage_values": (15, 35), "seen_payment": 2, "unseen_payment": 8,
     "dublee_seen_loser_payment": 3, "dublee_win_extra": 7, "foul_points": 15, "stake": 2,
-    "max_turns_per_round": 300,
+    "episode": "match", "num_rounds": 2, "target_score": 40, "better": True,
+    "foul_payee": "next_winner", "max_turns_per_round": 300,
 }
 
 

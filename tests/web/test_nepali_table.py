@@ -47,7 +47,7 @@ def test_every_view_of_a_whole_game_shows_the_tiplu_only_to_seats_that_know_it(s
         session.agent_move()
     assert saw_private and saw_hidden  # both kinds of seat were met in this game
     report = session.view(0)["rounds"]
-    assert len(report) == 1 and report[0]["title"].startswith("player_")
+    assert len(report) == 1 and report[0]["title"].startswith("deal 1: ")
     assert "tiplu card" in labels(session.view(None)["facts"])  # revealed at the end
     sheet = session.score_sheet()
     assert sum(sheet["rows"][0]) == 0 and np.isclose(sum(sheet["totals"]), 0)  # zero-sum
@@ -81,3 +81,27 @@ def test_the_web_table_serves_every_seat_of_a_nepali_game(client):
     assert mine.status_code == 200, mine.text
     assert len(mine.json()["hand"]) == 21
     assert client.get(f"/api/games/{game['id']}").status_code == 200  # a spectator
+
+
+def test_a_nepali_session_at_the_table_keeps_a_sheet_of_every_deal():
+    rules = {"episode": "match", "num_rounds": 3}
+    session = Session(ENV, rules, 5, ["heuristic"] * 4)
+    dealers = set()
+    while not session.over:
+        dealers.add(session.state.dealer)
+        facts = {f["label"]: f.get("text") for f in session.view(None)["facts"]}
+        assert facts["deal"] == str(session.state.rounds_played + 1)
+        session.agent_move()
+    sheet = session.score_sheet()
+    assert len(sheet["rows"]) == 3 and len(session.round_reports()) == 3
+    assert [sum(r) for r in sheet["rows"]] == [0, 0, 0]  # every deal settles zero-sum
+    assert np.allclose(np.sum(sheet["rows"], axis=0), sheet["totals"])  # totals = the rows
+    assert len(dealers) == 3  # the deal rotated
+
+
+def test_taas_play_prints_a_nepali_session_in_net_points(capsys):
+    assert main(["play", ENV, "--agents", "heuristic,heuristic,heuristic", "--rounds", "2",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    table = out[out.index("net points per deal (highest total wins)"):].splitlines()
+    assert table[1].split()[:4] == ["seat", "agent", "r1", "r2"]
