@@ -195,3 +195,151 @@ def test_bad_actions_are_one_line_errors_and_change_no_table():
 def test_bad_construction_is_a_one_line_error(kwargs, message):
     with pytest.raises(ValueError, match=message):
         VectorTables("romme_v1", **kwargs)
+
+
+# ---- the Gymnasium vector view of the single-agent env --------------------------------------
+
+
+def _single_envs(env_id: str, b: int, **kw) -> list:
+    return [taas.agents.single_agent_env(env_id, opponents="random", seat=None, seed=50 + i, **kw)
+            for i in range(b)]
+
+
+def _same_infos(ours: dict, theirs: dict) -> None:
+    assert set(ours) - {"action_mask", "_action_mask"} == set(theirs)
+    for key, value in theirs.items():
+        if key == "final_obs":
+            assert [o is None for o in ours[key]] == [o is None for o in value]
+            for a, b in zip(ours[key], value, strict=True):
+                if b is not None:
+                    np.testing.assert_array_equal(a, b, strict=True)
+        elif key == "final_info":
+            _same_infos(ours[key], value)
+        else:
+            np.testing.assert_equal(ours[key], value)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "rules"),
+    [("mariage_v1", {}), ("continental_v1", {"num_players": 3, "max_turns_per_round": 8}),
+     ("romme_v1", {"num_players": 2, "max_turns_per_round": 8}),
+     ("marriage_v1", {"num_players": 3, "max_turns_per_round": 8}),
+     ("marriage_nepali_v0", {"num_players": 2, "max_turns_per_round": 8})],
+)
+def test_the_gym_vector_view_returns_what_sync_vector_env_returns(env_id, rules):
+    from gymnasium.vector import AutoresetMode, SyncVectorEnv
+
+    from taas.envs.core.vector import SingleAgentVectorEnv
+
+    b = 3
+    ours = SingleAgentVectorEnv(_single_envs(env_id, b, **rules))
+    theirs = SyncVectorEnv([lambda e=e: e for e in _single_envs(env_id, b, **rules)],
+                           autoreset_mode=AutoresetMode.SAME_STEP)
+    assert ours.metadata["autoreset_mode"] == theirs.metadata["autoreset_mode"]
+    assert (ours.observation_space, ours.action_space) == (theirs.observation_space,
+                                                          theirs.action_space)
+    obs, info = ours.reset(seed=4)
+    their_obs, their_info = theirs.reset(seed=4)
+    rng, ended = np.random.default_rng(0), 0
+    for _ in range(150):
+        np.testing.assert_array_equal(obs, their_obs, strict=True)
+        _same_infos(info, their_info)
+        masks = ours.action_masks()
+        np.testing.assert_array_equal(masks, np.stack(theirs.call("action_masks")), strict=True)
+        np.testing.assert_array_equal(info["action_mask"], masks)
+        assert ours.observation_space.contains(obs)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, reward, term, trunc, info = ours.step(actions)
+        their_obs, their_reward, their_term, their_trunc, their_info = theirs.step(actions)
+        np.testing.assert_array_equal(reward, their_reward, strict=True)
+        np.testing.assert_array_equal(term, their_term, strict=True)
+        np.testing.assert_array_equal(trunc, their_trunc, strict=True)
+        ended += int((term | trunc).sum())
+    assert ended >= 3
+
+
+def test_the_gym_vector_view_copies_by_default_and_checks_actions_first():
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+
+    from taas.envs.core.vector import SingleAgentVectorEnv
+
+    venv = SingleAgentVectorEnv(_single_envs("mariage_v1", 2))
+    obs, _ = venv.reset(seed=0)
+    masks = venv.action_masks()
+    legal = np.array([np.flatnonzero(m)[0] for m in masks])
+    illegal = legal.copy()
+    illegal[1] = np.flatnonzero(~masks[1])[0]
+    with pytest.raises(ValueError, match=r"env 1: illegal action"):
+        venv.step(illegal)
+    with pytest.raises(ValueError, match="expected 2 integer action ids"):
+        venv.step(legal.astype(float))
+    np.testing.assert_array_equal(venv.action_masks(), masks)  # env 0 did not move either
+    nxt, *_ = venv.step(legal)
+    assert not np.array_equal(obs, nxt)  # the first batch was a copy, not the buffer
+    shared = SingleAgentVectorEnv(_single_envs("mariage_v1", 2), copy=False)
+    first, _ = shared.reset(seed=0)
+    assert shared.step(legal)[0] is first
+    # Gymnasium's own vector wrappers run over it
+    stats = RecordEpisodeStatistics(SingleAgentVectorEnv(_single_envs("mariage_v1", 2)))
+    stats.reset(seed=1)
+    rng, done = np.random.default_rng(1), None
+    while done is None or not done.any():
+        masks = stats.unwrapped.action_masks()
+        _, _, term, trunc, info = stats.step(
+            np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        done = term | trunc
+    assert info["_episode"].tolist() == done.tolist()
+
+
+def test_sb3_sees_the_vector_view_as_dummy_vec_env_of_the_same_envs():
+    pytest.importorskip("sb3_contrib", reason="training extra not installed")
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from taas.envs.core.vector import SingleAgentVectorEnv
+    from taas.training.sb3_maskable_ppo import VectorViewVecEnv
+
+    rules = {"num_players": 3, "max_turns_per_round": 6}
+    ours = VectorViewVecEnv(SingleAgentVectorEnv(_single_envs("romme_v1", 3, **rules)))
+    theirs = DummyVecEnv([lambda e=e: e for e in _single_envs("romme_v1", 3, **rules)])
+    assert is_masking_supported(ours) and ours.get_attr("fixed_seat", indices=[1]) == [None]
+    ours.seed(8)
+    theirs.seed(8)
+    obs, their_obs = ours.reset(), theirs.reset()
+    rng, ended = np.random.default_rng(2), 0
+    for _ in range(80):
+        np.testing.assert_array_equal(obs, their_obs, strict=True)
+        np.testing.assert_equal(ours.reset_infos, theirs.reset_infos)
+        masks = get_action_masks(ours)
+        np.testing.assert_array_equal(masks, get_action_masks(theirs), strict=True)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, reward, done, info = ours.step(actions)
+        their_obs, their_reward, their_done, their_info = theirs.step(actions)
+        np.testing.assert_array_equal(reward, their_reward, strict=True)
+        np.testing.assert_array_equal(done, their_done, strict=True)
+        np.testing.assert_equal(info, their_info)
+        ended += int(done.sum())
+    assert ended >= 3
+
+
+def test_maskable_ppo_learns_the_same_weights_on_the_vector_view():
+    pytest.importorskip("sb3_contrib", reason="training extra not installed")
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
+
+    from taas.envs.core.vector import SingleAgentVectorEnv
+    from taas.training.sb3_maskable_ppo import VectorViewVecEnv
+
+    def learn(vec) -> dict:
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        model = MaskablePPO("MlpPolicy", VecMonitor(vec), n_steps=16, batch_size=32, n_epochs=1,
+                            seed=3, device="cpu", policy_kwargs={"net_arch": [16]})
+        model.learn(64)
+        torch.set_num_threads(threads)
+        return model.policy.state_dict()
+
+    ours = learn(VectorViewVecEnv(SingleAgentVectorEnv(_single_envs("mariage_v1", 2))))
+    theirs = learn(DummyVecEnv([lambda e=e: e for e in _single_envs("mariage_v1", 2)]))
+    assert all(torch.equal(ours[k], theirs[k]) for k in theirs)

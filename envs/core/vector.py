@@ -30,11 +30,15 @@ for every size; per-seat arrays have ``P`` = the largest size (zeros in the empt
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+import gymnasium as gym
 import numpy as np
+from gymnasium.vector import AutoresetMode
 
 from taas.envs.core.aec import check_seed
 from taas.envs.core.game import Game, Observer
+from taas.envs.core.single_agent import SingleAgentEnv
 
 
 def _table_seeds(seed, n: int) -> list:
@@ -188,3 +192,105 @@ class VectorTables:
         self.player[i] = p = game.current_player(state)
         self.observers[i].encode_into(state, p, self.obs[i])
         self.mask[i] = game.legal_mask(state)
+
+
+class SingleAgentVectorEnv(gym.vector.VectorEnv):
+    """``gymnasium.vector.VectorEnv`` over single-agent views
+    (:class:`~taas.envs.core.single_agent.SingleAgentEnv`, one per sub-env, all of one game),
+    with same-step auto-reset (``metadata["autoreset_mode"]``).
+
+    It returns exactly what ``gymnasium.vector.SyncVectorEnv(..., autoreset_mode=SAME_STEP)``
+    returns over the same envs (``final_obs``/``final_info`` in ``infos`` where an episode
+    ended, the reset infos of the new episode), plus every step ``infos["action_mask"]``
+    (``[B, A]`` bool) and :meth:`action_masks` for sb3-contrib's ``MaskablePPO``; but each
+    sub-env's observation and mask are written straight into the batch arrays. ``reset(seed=s)``
+    resets sub-env ``i`` with seed ``s + i``. ``copy=False`` returns the batch arrays
+    themselves, which the next call overwrites.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, envs: Sequence[SingleAgentEnv], copy: bool = True):
+        envs = list(envs)
+        if not envs:
+            raise ValueError("no envs: give at least one single-agent env")
+        if len({id(e) for e in envs}) != len(envs):
+            raise ValueError("the same env appears twice; give each sub-env its own object")
+        first = envs[0]
+        shapes = {(e.observer.size, e.game.num_actions) for e in envs}
+        if len(shapes) > 1:
+            raise ValueError(f"the envs have different (observation, action) sizes {shapes}")
+        self.envs, self.copy, self.num_envs = envs, copy, len(envs)
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = gym.vector.utils.batch_space(first.observation_space,
+                                                              self.num_envs)
+        self.action_space = gym.vector.utils.batch_space(first.action_space, self.num_envs)
+        b, a = self.num_envs, first.game.num_actions
+        self._obs = np.zeros((b, first.observer.size), np.float32)
+        self._mask = np.zeros((b, a), np.bool_)
+        self._rewards = np.zeros(b)
+        self._terminations = np.zeros(b, np.bool_)
+        self._truncations = np.zeros(b, np.bool_)
+        self._started = False
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict[str, Any] | None = None):
+        infos: dict[str, Any] = {}
+        for i, (env, s) in enumerate(zip(self.envs, _table_seeds(seed, self.num_envs),
+                                         strict=True)):
+            infos = self._add_info(infos, env.deal(seed=s, options=options), i)
+            self._observe(i)
+        self._started = True
+        self._rewards.fill(0.0)
+        self._terminations.fill(False)
+        self._truncations.fill(False)
+        return self._out(self._obs), self._with_masks(infos)
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        a = _actions(actions, self.num_envs)
+        num_actions = self.single_action_space.n
+        for i, env in enumerate(self.envs):  # no sub-env moves before every action is checked
+            if env.illegal_action == "raise" and not (
+                    0 <= a[i] < num_actions and env.game.legal_mask(env.state)[a[i]]):
+                try:
+                    env.advance(int(a[i]))  # raises, state unchanged
+                except ValueError as err:
+                    raise ValueError(f"env {i}: {err}") from None
+        infos: dict[str, Any] = {}
+        for i, env in enumerate(self.envs):
+            reward, terminated, truncated, info = env.advance(int(a[i]))
+            self._rewards[i] = reward
+            self._terminations[i], self._truncations[i] = terminated, truncated
+            if terminated or truncated:
+                final = {"final_obs": env.observer.encode(env.state, env.seat),
+                         "final_info": info}
+                infos = self._add_info(infos, final, i)
+                info = env.deal()
+            self._observe(i)
+            infos = self._add_info(infos, info, i)
+        return (self._out(self._obs), self._rewards.copy(), self._terminations.copy(),
+                self._truncations.copy(), self._with_masks(infos))
+
+    def action_masks(self) -> np.ndarray:
+        """``[B, A]`` bool: each sub-env's legal actions now (sb3-contrib's convention)."""
+        return self._out(self._mask)
+
+    def render(self) -> tuple:
+        return tuple(env.render() for env in self.envs)
+
+    def _observe(self, i: int) -> None:
+        env = self.envs[i]
+        env.observer.encode_into(env.state, env.seat, self._obs[i])
+        self._mask[i] = env.game.legal_mask(env.state)
+
+    def _with_masks(self, infos: dict) -> dict:
+        infos["action_mask"] = self._out(self._mask)
+        infos["_action_mask"] = np.ones(self.num_envs, np.bool_)
+        return infos
+
+    def _out(self, array: np.ndarray) -> np.ndarray:
+        return array.copy() if self.copy else array
+
