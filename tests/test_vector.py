@@ -343,3 +343,15 @@ def test_maskable_ppo_learns_the_same_weights_on_the_vector_view():
     ours = learn(VectorViewVecEnv(SingleAgentVectorEnv(_single_envs("mariage_v1", 2))))
     theirs = learn(DummyVecEnv([lambda e=e: e for e in _single_envs("mariage_v1", 2)]))
     assert all(torch.equal(ours[k], theirs[k]) for k in theirs)
+
+
+def test_the_throughput_benchmark_measures_every_runner():
+    from taas.benchmarks import vector
+
+    report = vector.main(["--envs", "mariage_v1", "--tables", "4", "--slice", "0.05",
+                          "--reps", "1", "--single-agent"])
+    rows = report["results"]
+    assert list(rows) == ["mariage_v1 AEC", "mariage_v1 vector 4", "mariage_v1 engine",
+                          "mariage_v1 single-agent SyncVectorEnv 4",
+                          "mariage_v1 single-agent SingleAgentVectorEnv 4"]
+    assert all(r["steps_per_s"] > 0 and r["ratio"] > 0 for r in rows.values())

@@ -80,7 +80,8 @@ class VectorViewVecEnv(VecEnv):
     same envs returns (float32 rewards, ``terminal_observation`` and ``TimeLimit.truncated`` in
     each env's info, the new episode's reset info in ``reset_infos``), from one batched step.
     ``env_method``/``get_attr``/``set_attr`` reach the single-agent envs, so ``MaskablePPO``
-    finds their ``action_masks()``."""
+    finds their ``action_masks()`` (answered from the batch's mask array, which holds the
+    same)."""
 
     def __init__(self, venv: SingleAgentVectorEnv):
         self.venv, self.envs = DictInfoToList(venv), venv.envs
@@ -121,6 +122,8 @@ class VectorViewVecEnv(VecEnv):
             setattr(env, attr_name, value)
 
     def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list:
+        if method_name == "action_masks":  # MaskablePPO's every step: the batch's own array
+            return list(self.venv.unwrapped.action_masks()[self._get_indices(indices)])
         return [env.get_wrapper_attr(method_name)(*method_args, **method_kwargs)
                 for env in self._targets(indices)]
 
