@@ -128,6 +128,8 @@ class VectorTables:
         self.done = np.zeros(b, np.bool_)
         self.truncated = np.zeros(b, np.bool_)
         self.final_returns = np.zeros((b, p))
+        self._before = np.zeros((b, p))  # the returns before a step
+        self._obs_rows, self._mask_rows = list(self.obs), list(self.mask)  # views, made once
         self.states: list = [None] * b
         self.final_states: list = [None] * b
         self._rngs: list[np.random.Generator | None] = [None] * b
@@ -156,30 +158,32 @@ class VectorTables:
         """
         if self.states[0] is None:
             raise RuntimeError("call reset() before step()")
-        a = _actions(actions, self.num_tables)
+        acts = _actions(actions, self.num_tables).tolist()
         games, states, num_actions = self.games, self.states, self.num_actions
-        for i in range(self.num_tables):
-            if not (0 <= a[i] < num_actions and games[i].legal_mask(states[i])[a[i]]):
+        for i, (game, state, a) in enumerate(zip(games, states, acts, strict=True)):
+            if not (0 <= a < num_actions and game.legal_mask(state)[a]):
                 try:
-                    games[i].apply_action(states[i], int(a[i]))  # raises, state unchanged
+                    game.apply_action(state, a)  # raises, the state unchanged
                 except ValueError as err:
                     raise ValueError(f"table {i}: {err}") from None
-        rewards, returns, done = self.rewards, self.returns, self.done
-        for i in range(self.num_tables):
-            game, state, n = games[i], states[i], self.num_players[i]
-            game.apply_legal(state, int(a[i]))
-            ret = game.returns(state)
-            np.subtract(ret, returns[i, :n], out=rewards[i, :n])
-            returns[i, :n] = ret
-            done[i] = ended = game.is_terminal(state)
-            if ended:
-                self.truncated[i] = game.is_truncated(state)
-                self.final_returns[i, :n] = ret
-                self.final_states[i] = state
-                self._deal(i)
+        returns, ended = self.returns, []
+        np.copyto(self._before, returns)
+        for i, (game, state, a) in enumerate(zip(games, states, acts, strict=True)):
+            game.apply_legal(state, a)
+            returns[i, : game.num_players] = game.returns(state)
+            if game.is_terminal(state):
+                ended.append(i)
             else:
-                self.truncated[i] = False
                 self._observe(i)
+        np.subtract(returns, self._before, out=self.rewards)  # the AEC env's r - q, all at once
+        self.done.fill(False)
+        self.truncated.fill(False)
+        for i in ended:
+            self.done[i] = True
+            self.truncated[i] = games[i].is_truncated(states[i])
+            self.final_returns[i] = returns[i]
+            self.final_states[i] = states[i]
+            self._deal(i)
 
     def _deal(self, i: int) -> None:
         game = self.games[i]
@@ -190,8 +194,8 @@ class VectorTables:
     def _observe(self, i: int) -> None:
         game, state = self.games[i], self.states[i]
         self.player[i] = p = game.current_player(state)
-        self.observers[i].encode_into(state, p, self.obs[i])
-        self.mask[i] = game.legal_mask(state)
+        self.observers[i].encode_into(state, p, self._obs_rows[i])
+        self._mask_rows[i][:] = game.legal_mask(state)
 
 
 class SingleAgentVectorEnv(gym.vector.VectorEnv):
