@@ -1,14 +1,18 @@
 """Batched tables against the AEC loop: decision steps per second with observations and masks.
 
-Random legal play on every runner, measured in interleaved time slices (``speed.measure``, so
-a slow spell of the shared machine hits every runner alike); the ratio is against the AEC row
-of the same env in the same run.
+Every runner plays the same number ``B`` of tables in lockstep (one decision per table per
+round, a finished table dealt again at once), uniformly random legal moves, from fresh deals
+seeded ``seed + i``, so all of them visit the same mix of positions (a rummy round's steps get
+dearer as it goes on; tables measured from their deal would flatter a runner measured against
+whole episodes). Runners take interleaved time slices (``speed.measure``: a slow spell of the
+shared machine hits every runner alike); the ratio is against the AEC row of the same env.
 
 Runners per env
-- ``AEC``: ``env.last()`` (observation and mask) then ``env.step`` (``speed.taas_aec``).
-- ``vector B``: :class:`~taas.envs.core.vector.VectorTables` of ``B`` tables: one ``step``
+- ``AEC``: ``B`` envs (``taas.envs.make``), each ``env.last()`` (observation and mask) then
+  ``env.step``, ``env.reset()`` after an episode: the PettingZoo loop a learner writes.
+- ``vector``: :class:`~taas.envs.core.vector.VectorTables` of ``B`` tables: one ``step``
   writes every table's next observation and mask into the batch arrays (auto-reset included).
-- ``engine``: legal mask and apply only, no observation (``speed.taas_engine``): the ceiling.
+- ``engine``: ``B`` engine states, legal mask and apply only, no observation: the ceiling.
 - with ``--single-agent``: the single-agent Gymnasium view against random opponents, ``B``
   envs in ``SingleAgentVectorEnv`` and in Gymnasium's ``SyncVectorEnv`` (learner steps/s; the
   opponents' moves are not counted).
@@ -25,13 +29,43 @@ from pathlib import Path
 import numpy as np
 
 import taas.agents
-from taas.benchmarks.speed import CASES, Runner, measure, taas_aec, taas_engine
+import taas.envs
+from taas.benchmarks.speed import CASES, Runner, measure
 from taas.envs.core.vector import SingleAgentVectorEnv, VectorTables
 
 
 def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     """One uniform legal action per row of ``masks``, for the whole batch at once."""
     return (rng.random(masks.shape) * masks).argmax(axis=1)
+
+
+def aec_tables(env_id: str, rules: dict, seed: int, tables: int) -> Runner:
+    envs = [taas.envs.make(env_id, **rules) for _ in range(tables)]
+    for i, env in enumerate(envs):
+        env.reset(seed=seed + i)
+    rng = np.random.default_rng(seed)
+    while True:
+        for env in envs:
+            obs = env.last()[0]
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+                env.reset()
+        yield tables
+
+
+def engine_tables(env_id: str, rules: dict, seed: int, tables: int) -> Runner:
+    game = taas.envs.make(env_id, wrapped=False, **rules).game
+    rngs = [np.random.default_rng(seed + i) for i in range(tables)]
+    states = [game.new_state(r) for r in rngs]
+    rng = np.random.default_rng(seed)
+    while True:
+        for i, state in enumerate(states):
+            legal = np.flatnonzero(game.legal_mask(state))
+            game.apply_legal(state, int(legal[rng.integers(len(legal))]))
+            if game.is_terminal(state):
+                states[i] = game.new_state(rngs[i])
+        yield tables
 
 
 def taas_vector(env_id: str, rules: dict, seed: int, tables: int) -> Runner:
@@ -76,10 +110,10 @@ def main(argv: list[str] | None = None) -> dict:
     cases = [(e, first[e]) for e in args.envs.split(",")]
     runners = {}
     for env_id, rules in cases:
-        runners[f"{env_id} AEC"] = lambda e=env_id, r=rules: taas_aec(e, r, args.seed)
-        runners[f"{env_id} vector {b}"] = lambda e=env_id, r=rules: taas_vector(e, r, args.seed,
-                                                                                 b)
-        runners[f"{env_id} engine"] = lambda e=env_id, r=rules: taas_engine(e, r, args.seed)
+        for name, runner in (("AEC", aec_tables), ("vector", taas_vector),
+                             ("engine", engine_tables)):
+            runners[f"{env_id} {name} {b}"] = (
+                lambda e=env_id, r=rules, f=runner: f(e, r, args.seed, b))
         if args.single_agent:
             for name, sync in (("SyncVectorEnv", True), ("SingleAgentVectorEnv", False)):
                 runners[f"{env_id} single-agent {name} {b}"] = (
@@ -92,7 +126,7 @@ def main(argv: list[str] | None = None) -> dict:
     print("-" * len(header))
     for name, row in results.items():
         env_id = name.split()[0]
-        base = results[f"{env_id} AEC"]["steps_per_s"]
+        base = results[f"{env_id} AEC {b}"]["steps_per_s"]
         if "SingleAgentVectorEnv" in name:  # against its SyncVectorEnv twin
             base = results[name.replace("SingleAgentVectorEnv", "SyncVectorEnv")]["steps_per_s"]
         row["ratio"] = row["steps_per_s"] / base

@@ -351,7 +351,7 @@ def test_the_throughput_benchmark_measures_every_runner():
     report = vector.main(["--envs", "mariage_v1", "--tables", "4", "--slice", "0.05",
                           "--reps", "1", "--single-agent"])
     rows = report["results"]
-    assert list(rows) == ["mariage_v1 AEC", "mariage_v1 vector 4", "mariage_v1 engine",
+    assert list(rows) == ["mariage_v1 AEC 4", "mariage_v1 vector 4", "mariage_v1 engine 4",
                           "mariage_v1 single-agent SyncVectorEnv 4",
                           "mariage_v1 single-agent SingleAgentVectorEnv 4"]
     assert all(r["steps_per_s"] > 0 and r["ratio"] > 0 for r in rows.values())

@@ -254,18 +254,18 @@ class SingleAgentVectorEnv(gym.vector.VectorEnv):
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        a = _actions(actions, self.num_envs)
+        acts = _actions(actions, self.num_envs).tolist()
         num_actions = self.single_action_space.n
-        for i, env in enumerate(self.envs):  # no sub-env moves before every action is checked
+        for i, (env, a) in enumerate(zip(self.envs, acts, strict=True)):  # check all first
             if env.illegal_action == "raise" and not (
-                    0 <= a[i] < num_actions and env.game.legal_mask(env.state)[a[i]]):
+                    0 <= a < num_actions and env.game.legal_mask(env.state)[a]):
                 try:
-                    env.advance(int(a[i]))  # raises, state unchanged
+                    env.advance(a)  # raises, the state unchanged
                 except ValueError as err:
                     raise ValueError(f"env {i}: {err}") from None
         infos: dict[str, Any] = {}
-        for i, env in enumerate(self.envs):
-            reward, terminated, truncated, info = env.advance(int(a[i]))
+        for i, (env, a) in enumerate(zip(self.envs, acts, strict=True)):
+            reward, terminated, truncated, info = env.advance(a)
             self._rewards[i] = reward
             self._terminations[i], self._truncations[i] = terminated, truncated
             if terminated or truncated:
