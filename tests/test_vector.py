@@ -133,6 +133,8 @@ def test_seeds_a_list_per_table_the_constructor_seed_and_continuing_streams():
     two = VectorTables("mariage_v1", 3)
     two.reset(seed=[5, 6, 7])
     np.testing.assert_array_equal(one.obs, two.obs)
+    two.reset(seed=np.array([5, 6, 7]))
+    np.testing.assert_array_equal(one.obs, two.obs)
     three = VectorTables("mariage_v1", 3)
     three.reset(seed=5)
     np.testing.assert_array_equal(one.obs, three.obs)

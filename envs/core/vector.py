@@ -45,12 +45,12 @@ def _table_seeds(seed, n: int) -> list:
     """``None``, an int ``s`` (table ``i`` gets ``s + i``) or ``n`` seeds -> ``n`` seeds."""
     if seed is None:
         return [None] * n
-    if isinstance(seed, Sequence) and not isinstance(seed, str):
+    if isinstance(seed, (Sequence, np.ndarray)) and not isinstance(seed, str):
         if len(seed) != n:
             raise ValueError(f"{len(seed)} seeds for {n} tables; expected one per table")
         for s in seed:
             check_seed(s)
-        return list(seed)
+        return [None if s is None else int(s) for s in seed]
     check_seed(seed)
     return [int(seed) + i for i in range(n)]
 
