@@ -25,7 +25,7 @@ install: $(BIN)/python
 
 test: $(BIN)/python
 	$(PIP) install -q "$(TORCH)"
-	$(PIP) install -q -e ".[dev,train,web,tournament,ray,docs]"
+	$(PIP) install -q -e ".[dev,train,web,tournament,ray,docs,marl]"
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist worksteal
 

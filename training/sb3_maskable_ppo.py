@@ -9,6 +9,10 @@ Taas checkpoint format (the ``ppo:PATH`` agent plays it without SB3) and evaluat
 deals; ``sb3_checkpoint.zip`` is SB3's own file for ``MaskablePPO.load``. The learning curve
 goes to ``curve.csv``/``curve.png`` in ``--run-dir``.
 
+The environments step together in one :class:`~taas.envs.core.vector.SingleAgentVectorEnv`
+(observations and masks written straight into batch arrays), seen by SB3 through
+:class:`VectorViewVecEnv`; ``--subprocesses`` uses SB3's ``SubprocVecEnv`` of single envs instead.
+
 For self-play against past snapshots, tables of several sizes and exact resumption, see
 :mod:`taas.training.selfplay_ppo`; this script is the shortest path with a standard library.
 """
@@ -21,14 +25,17 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from gymnasium.wrappers.vector import DictInfoToList
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+from stable_baselines3.common.env_util import is_wrapped
+from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv, VecMonitor
 
 import taas.agents
 import taas.arena
 import taas.envs
 from taas.agents.learned.ppo import PolicyNet, model_meta, save_model
+from taas.envs.core.vector import SingleAgentVectorEnv
 from taas.training.common import (
     CurveLog,
     eval_opponent,
@@ -67,6 +74,65 @@ class Args:
 
 FIELDS = ["update", "global_step", "episodes", "episode_return", "eval_diff", "eval_diff_low",
           "eval_diff_high", "eval_win_rate"]
+
+
+class VectorViewVecEnv(VecEnv):
+    """SB3's ``VecEnv`` interface over the Gymnasium vector view: what ``DummyVecEnv`` of the
+    same envs returns (float32 rewards, ``terminal_observation`` and ``TimeLimit.truncated`` in
+    each env's info, the new episode's reset info in ``reset_infos``), from one batched step.
+    ``env_method``/``get_attr``/``set_attr`` reach the single-agent envs, so ``MaskablePPO``
+    finds their ``action_masks()`` (answered from the batch's mask array, which holds the
+    same)."""
+
+    def __init__(self, venv: SingleAgentVectorEnv):
+        self.venv, self.envs = DictInfoToList(venv), venv.envs
+        super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
+
+    def reset(self) -> np.ndarray:
+        obs, infos = self.venv.reset(seed=self._seeds)
+        self.reset_infos = [{k: v for k, v in info.items() if k != "action_mask"}
+                            for info in infos]
+        self._reset_seeds()
+        self._reset_options()
+        return obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self.actions = actions
+
+    def step_wait(self):
+        obs, rewards, terminated, truncated, infos = self.venv.step(self.actions)
+        out = []
+        for i, info in enumerate(infos):
+            info.pop("action_mask")
+            if "final_info" in info:  # the episode ended; the rest is the new one's reset info
+                final = info.pop("final_info")
+                final["terminal_observation"] = info.pop("final_obs")
+                self.reset_infos[i], info = info, final
+            info["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
+            out.append(info)
+        return obs, rewards.astype(np.float32), terminated | truncated, out
+
+    def close(self) -> None:
+        self.venv.close()
+
+    def get_attr(self, attr_name: str, indices=None) -> list:
+        return [env.get_wrapper_attr(attr_name) for env in self._targets(indices)]
+
+    def set_attr(self, attr_name: str, value, indices=None) -> None:
+        for env in self._targets(indices):
+            setattr(env, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list:
+        if method_name == "action_masks":  # MaskablePPO's every step: the batch's own array
+            return list(self.venv.unwrapped.action_masks()[self._get_indices(indices)])
+        return [env.get_wrapper_attr(method_name)(*method_args, **method_kwargs)
+                for env in self._targets(indices)]
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [is_wrapped(env, wrapper_class) for env in self._targets(indices)]
+
+    def _targets(self, indices) -> list:
+        return [self.envs[i] for i in self._get_indices(indices)]
 
 
 def export(model: MaskablePPO, path: Path, meta: dict) -> None:
@@ -126,8 +192,11 @@ def train(args: Args) -> Path:
             args.env_id, opponents=opponents[i % len(opponents)], seat=None,
             seed=args.seed * 1000 + i, **rules)
 
-    vec_cls = SubprocVecEnv if args.subprocesses else DummyVecEnv
-    vec = VecMonitor(vec_cls([make_env(i) for i in range(args.num_envs)]))
+    if args.subprocesses:
+        vec = SubprocVecEnv([make_env(i) for i in range(args.num_envs)])
+    else:
+        vec = VectorViewVecEnv(SingleAgentVectorEnv([make_env(i)() for i in range(args.num_envs)]))
+    vec = VecMonitor(vec)
     raw = taas.envs.make(args.env_id, wrapped=False, **rules)
     meta = model_meta(args.env_id, [raw.game], raw.observer.low.shape[0], args.hidden,
                       dataclasses.asdict(args), "sb3_maskable_ppo")

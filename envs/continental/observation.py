@@ -87,7 +87,12 @@ class ContinentalObserver(Observer):
         self._rounds = None if config.episode == "round" or limit is None else limit
 
     def encode(self, state: ContinentalState, player: int) -> np.ndarray:
-        obs = np.zeros(SIZE, np.float32)
+        obs = np.empty(SIZE, np.float32)
+        self.encode_into(state, player, obs)
+        return obs
+
+    def encode_into(self, state: ContinentalState, player: int, out: np.ndarray) -> None:
+        out.fill(0)  # the compiled encoder fills a zeroed row
         t = state.table
         scalars = (
             float(state.phase),
@@ -96,7 +101,7 @@ class ContinentalObserver(Observer):
             float(state.tiebreak),
         )
         _encode(
-            obs,
+            out,
             state.hands[player],
             t.pile,
             state.public,
@@ -107,7 +112,6 @@ class ContinentalObserver(Observer):
             t.first_up,
             scalars,
         )
-        return obs
 
     def _rounds_left(self, state: ContinentalState) -> float:
         if self._rounds is None or state.tiebreak:

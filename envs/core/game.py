@@ -223,6 +223,12 @@ class Observer(ABC):
     def encode(self, state: State, player: int) -> np.ndarray:
         """``np.float32`` vector of length ``size`` for ``player``."""
 
+    def encode_into(self, state: State, player: int, out: np.ndarray) -> None:
+        """Write :meth:`encode`'s vector into ``out`` (a float32 row of ``size``, e.g. one row
+        of a batch), every entry: batched tables fill their preallocated arrays with it. A game
+        whose encoder can write the row itself overrides this to skip the fresh array."""
+        out[:] = self.encode(state, player)
+
 
 def make_layout(blocks: list[tuple[str, int]]) -> tuple[dict[str, slice], int]:
     """Name consecutive blocks of a flat observation: ``(LAYOUT, SIZE)`` from (name, length)."""

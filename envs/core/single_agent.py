@@ -84,6 +84,12 @@ class SingleAgentEnv(gym.Env):
         self._over = True
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        info = self.deal(seed=seed, options=options)
+        return self._observe(), info
+
+    def deal(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> dict:
+        """:meth:`reset` without building the observation (the vector view writes it into its
+        batch array): deals until the learner has a decision and returns the reset ``info``."""
         check_seed(seed)
         if seed is None and self._np_random is None:
             seed = self._first_seed
@@ -112,9 +118,15 @@ class SingleAgentEnv(gym.Env):
             self._play_opponents()
         self._over = False
         self._last_return = 0.0
-        return self._observe(), {"seat": self.seat, "redeals": redeals}
+        return {"seat": self.seat, "redeals": redeals}
 
     def step(self, action: int):
+        reward, terminated, truncated, info = self.advance(action)
+        return self._observe(), reward, terminated, truncated, info
+
+    def advance(self, action: int) -> tuple[float, bool, bool, dict]:
+        """:meth:`step` without building the observation (the vector view writes it into its
+        batch array): ``(reward, terminated, truncated, info)``."""
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self._over:
@@ -125,15 +137,14 @@ class SingleAgentEnv(gym.Env):
             if self.illegal_action == "raise":
                 raise
             self._over = True
-            info = {"illegal_action": action, "error": str(err)}
-            return self._observe(), self.illegal_reward, True, False, info
+            return self.illegal_reward, True, False, {"illegal_action": action, "error": str(err)}
         self._play_opponents()
         ret = float(self.game.returns(self.state)[self.seat])
         reward, self._last_return = ret - self._last_return, ret
         self._over = done = self.game.is_terminal(self.state)
         truncated = done and self.game.is_truncated(self.state)
         info = self.game.info(self.state, self.seat) if done else {}
-        return self._observe(), reward, done and not truncated, truncated, info
+        return reward, done and not truncated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions for the learner (all False once the episode is over)."""

@@ -60,9 +60,14 @@ class MariageObserver(Observer):
         self.config = config
         self.low = np.zeros(SIZE, dtype=np.float32)
         self.high = np.ones(SIZE, dtype=np.float32)
-        self._buf = np.zeros(SIZE, dtype=np.float32)
 
     def encode(self, s: MariageState, player: int) -> np.ndarray:
+        obs = np.empty(SIZE, dtype=np.float32)
+        self.encode_into(s, player, obs)
+        return obs
+
+    def encode_into(self, s: MariageState, player: int, out: np.ndarray) -> None:
+        """Every entry of ``out`` is written: the bits, then the scalars."""
         me, op = player, 1 - player
         x = (s.hands[me] | s.played[me] << _PLAYED_ME | s.played[op] << _PLAYED_OPP
              | (s.known[op] & s.hands[op]) << _OPP_KNOWN
@@ -84,22 +89,20 @@ class MariageObserver(Observer):
                 x |= 1 << _MY_TURN
         if s.dealer == me:
             x |= 1 << _DEALER
-        buf = self._buf
-        buf[:NUM_BITS] = np.unpackbits(
+        out[:NUM_BITS] = np.unpackbits(
             np.frombuffer(x.to_bytes(_NUM_BYTES, "little"), dtype=np.uint8),
             count=NUM_BITS, bitorder="little")
         tp, mp, tr = s.trick_points, s.marriage_points, s.tricks
         my_score = MariageGame.score(s, me)
         op_score = MariageGame.score(s, op)
-        buf[_POINTS:_MATCH] = (
+        out[_POINTS:_MATCH] = (
             tp[me] / CARD_POINTS_MAX, mp[me] / MARRIAGE_POINTS_MAX, my_score / SCORE_MAX,
             tp[op] / CARD_POINTS_MAX, mp[op] / MARRIAGE_POINTS_MAX, op_score / SCORE_MAX,
             tr[me] / 16, tr[op] / 16, len(s.talon) / 20,
         )
         gp, raw, streak = s.game_points, s.raw_points, s.streak
-        buf[_MATCH:] = (
+        out[_MATCH:] = (
             tanh(gp[me] / 7), tanh(gp[op] / 7), tanh(raw[me] / 1000), tanh(raw[op] / 1000),
             tanh(streak[me] / 3), tanh(streak[op] / 3),
         )
-        return buf.copy()
 

@@ -145,7 +145,12 @@ class MarriageObserver(Observer):
         self.high = np.ones(SIZE, np.float32)
 
     def encode(self, state: MarriageState, player: int) -> np.ndarray:
-        obs = np.zeros(SIZE, np.float32)
+        obs = np.empty(SIZE, np.float32)
+        self.encode_into(state, player, obs)
+        return obs
+
+    def encode_into(self, state: MarriageState, player: int, out: np.ndarray) -> None:
+        out.fill(0)  # the compiled encoder fills a zeroed row
         cfg = self.config
         active, dead = state.active, state.dead
         if dead or len(active) < cfg.num_players:
@@ -162,13 +167,12 @@ class MarriageObserver(Observer):
             self._rounds_left(state),
             float(state.tiebreak),
         )
-        _encode(obs, state.hands, state.face_up, state.wild, t.pile, state.totals,
+        _encode(out, state.hands, state.face_up, state.wild, t.pile, state.totals,
                 in_round, player, state.dealer,
                 state.wild_rank if state.wild_rank >= 0 else NUM_RANKS, state.indicator,
                 t.first_up, t.top,
                 -1 if state.over else state.phase, scalars, self._decks, self._hand_max,
                 self._squash)
-        return obs
 
     def _rounds_left(self, state: MarriageState) -> float:
         """Share of the regular rounds still to play after this one (0 in a tie-break)."""

@@ -117,21 +117,25 @@ class NepaliObserver(Observer):
         self._maal: dict[tuple, float] = {}  # (tiplu, maal-face counts) -> my_maal
 
     def encode(self, state: NepaliState, player: int) -> np.ndarray:
-        obs = np.zeros(SIZE, np.float32)
+        obs = np.empty(SIZE, np.float32)
+        self.encode_into(state, player, obs)
+        return obs
+
+    def encode_into(self, state: NepaliState, player: int, out: np.ndarray) -> None:
+        out.fill(0)  # the compiled encoder fills a zeroed row
         t = state.table
-        _encode(obs, player, self._orders[player], state.hands, t.pile, state.exposed,
+        _encode(out, player, self._orders[player], state.hands, t.pile, state.exposed,
                 state.shown, state.records, np.array((state.seen, state.route, state.fouls)),
                 state.dealer, t.top, t.first_up, -1 if state.over else state.phase,
                 state.building, state.show_closed, state.showed_now, state.must_finish,
                 state.must_show_with >= 0, len(t.stock) / self._shoe,
                 min(1.0, state.turns / self.config.max_turns_per_round))
         if state.tiplu >= 0:
-            obs[_TIPLU_DRAWN] = 1
+            out[_TIPLU_DRAWN] = 1
             if state.seen[player] or self.config.open_maal or state.over:
-                obs[_TIPLU + state.tiplu] = 1
-                obs[self._wild_offsets(state)] = 1
-                obs[_MY_MAAL] = self._my_maal(state, player)
-        return obs
+                out[_TIPLU + state.tiplu] = 1
+                out[self._wild_offsets(state)] = 1
+                out[_MY_MAAL] = self._my_maal(state, player)
 
     def _wild_offsets(self, state: NepaliState) -> np.ndarray:
         offsets = self._wild.get(state.tiplu)

@@ -154,7 +154,12 @@ class RommeObserver(Observer):
         self._rows: dict[tuple, np.ndarray] = {}  # meld contents -> encode_meld row
 
     def encode(self, state: RommeState, player: int) -> np.ndarray:
-        obs = np.zeros(SIZE, np.float32)
+        obs = np.empty(SIZE, np.float32)
+        self.encode_into(state, player, obs)
+        return obs
+
+    def encode_into(self, state: RommeState, player: int, out: np.ndarray) -> None:
+        out.fill(0)  # the compiled encoder fills a zeroed row
         t = state.table
         owed = 0.0
         if state.exchanged > state.jokers_placed and self.config.exchanged_joker_must_be_used:
@@ -170,7 +175,7 @@ class RommeObserver(Observer):
         top = t.discard[-1] if t.discard else -1
         rows, owners = self._table(state) if state.melds else _NO_TABLE
         _encode(
-            obs,
+            out,
             state.hands[player],
             t.pile,
             state.public,
@@ -182,7 +187,6 @@ class RommeObserver(Observer):
             rows,
             owners,
         )
-        return obs
 
     def _table(self, state: RommeState) -> tuple[np.ndarray, np.ndarray]:
         """The table's rows (flat, without owners) and each meld's owner, kept on the state
