@@ -58,7 +58,10 @@ def make(spec: str, env_id: str, seed: int | None = None, config: dict | None = 
             f"unknown agent spec {spec!r} for {env_id}; known: {', '.join(available(env_id))}"
         )
     module, _, attr = target.partition(":")
-    cls = getattr(importlib.import_module(module), attr)
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+    except ModuleNotFoundError as err:  # an optional extra (torch for ppo) not installed
+        raise ValueError(f"agent {spec!r}: {err}") from None
     return cls.build(arg or None, env_id=env_id, seed=seed, config=config or {})
 
 

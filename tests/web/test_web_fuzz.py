@@ -5,7 +5,7 @@ move by move, each move legal, to the same view)."""
 import json
 
 import numpy as np
-from play_helpers import new_game
+from play_helpers import new_game, seat
 
 from taas.play.session import Session
 
@@ -32,23 +32,25 @@ def bad_request(rng, games):
                                                              dtype=np.uint8)),
                               "headers": {"content-type": "application/json"}}
     if kind == 1:
-        return "post", move, {"json": {"token": mover or "t", "action": pick}}
+        return "post", move, {"json": {"action": pick}, "headers": seat(mover or "t")}
     if kind == 2 and mover:
         illegal = int(rng.choice([a for a in range(-5, 200) if a not in legal]))
-        return "post", move, {"json": {"token": mover, "action": illegal}}
+        return "post", move, {"json": {"action": illegal}, "headers": seat(mover)}
     if kind == 3 and others:
-        return "post", move, {"json": {"token": others[0], "action": min(legal or {0})}}
+        return "post", move, {"json": {"action": min(legal or {0})}, "headers": seat(others[0])}
     if kind == 4:
-        return "post", move, {"json": {"token": "".join(rng.choice(list("abcXYZ-_"), 22)),
-                                       "action": min(legal or {0})}}
+        return "post", move, {"json": {"action": min(legal or {0})},
+                              "headers": seat("".join(rng.choice(list("abcXYZ-_"), 22)))}
     if kind == 5:
-        return "post", f"/api/games/{game_id[:-1]}z/move", {"json": {"token": "t", "action": 0}}
+        return "post", f"/api/games/{game_id[:-1]}z/move", {"json": {"action": 0},
+                                                             "headers": seat("t")}
     if kind == 6 and view["current"] in tokens:  # a person is to move: no agent may
-        return "post", f"/api/games/{game_id}/advance", {}
+        return "post", f"/api/games/{game_id}/advance", {"headers": seat(mover)}
     if kind == 7:
-        return "get", f"/api/games/{game_id}", {"params": {"token": str(pick)}}
+        return "get", f"/api/games/{game_id}", {"headers": seat(str(pick))}
     if kind == 8:
-        fields = {"env_id": "marriage_v1", "agents": ["human"] * 4, "seed": 1, "rules": {}}
+        fields = {"env_id": "marriage_v1", "agents": ["human"] + ["random"] * 3, "seed": 1,
+                  "rules": {}}
         key = list(BAD_FIELDS)[int(rng.integers(len(BAD_FIELDS)))]
         fields[key] = BAD_FIELDS[key][int(rng.integers(len(BAD_FIELDS[key])))]
         return "post", "/api/games", {"json": fields}
@@ -65,18 +67,18 @@ def test_fuzzed_bad_requests_get_4xx_and_leave_every_game_valid(client):
     games = []
     for env_id, agents, moves in [("mariage_v1", ["human", "heuristic"], 3),
                                   ("marriage_v1", ["human", "random", "human", "random"], 5)]:
-        game_id, tokens = new_game(client, env_id, agents, seed=8)
+        game_id, tokens = new_game(client, env_id, agents, seed=None)
         view = client.get(f"/api/games/{game_id}").json()
         while view["moves"] < moves or view["current"] not in tokens:  # a little way in
             if view["current"] in tokens:
                 mine = client.get(f"/api/games/{game_id}",
-                                  params={"token": tokens[view["current"]]}).json()
-                client.post(f"/api/games/{game_id}/move", json={
-                    "token": tokens[view["current"]], "action": mine["actions"][0]["id"]})
+                                  headers=seat(tokens[view["current"]])).json()
+                client.post(f"/api/games/{game_id}/move", json={"action": mine["actions"][0]["id"]},
+                            headers=seat(tokens[view["current"]]))
             else:
-                client.post(f"/api/games/{game_id}/advance")
+                client.post(f"/api/games/{game_id}/advance", headers=seat(min(tokens.values())))
             view = client.get(f"/api/games/{game_id}").json()
-        view = client.get(f"/api/games/{game_id}", params={"token": tokens[view["current"]]}).json()
+        view = client.get(f"/api/games/{game_id}", headers=seat(tokens[view["current"]])).json()
         games.append((game_id, tokens, view))
     store = client.app.state.store
     before = {g: (store.get(g).moves, client.get(f"/api/games/{g}").json()) for g, _, _ in games}
