@@ -91,6 +91,28 @@ def check_listen(host: str, port: int) -> None:
         raise ValueError("host: expected an address such as 127.0.0.1")
 
 
+def parse_seconds(text: str) -> float:
+    """``"2s"`` or ``"2"`` -> 2.0 (``taas serve --max-think``); ``ValueError`` otherwise."""
+    try:
+        seconds = float(text[:-1] if text.endswith("s") else text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise ValueError(f"{text!r}: expected seconds, such as 2s or 0.5")
+    return seconds
+
+
+def serve(db_path: str, host: str = "127.0.0.1", port: int = 8000, **options) -> None:
+    """Run the web table until SIGINT or SIGTERM (``taas serve``); ``options`` are
+    :func:`create_app`'s. ``ValueError`` (one line) for a bad port, store or setting. On a
+    signal, requests under way get 2 s, then every agent's move is cancelled."""
+    import uvicorn
+
+    check_listen(host, port)
+    app = create_app(db_path, **options)
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+
+
 def seat_token(
     x_seat_token: str | None = Header(None, description="the seat's token"),
     token: str | None = Query(None, include_in_schema=False),
