@@ -376,7 +376,8 @@ def create_app(
                 raise HTTPException(409, "the game is not over: its hands are still hidden")
             return frames(row.env_id, row.rules, row.seed, row.agents, row.moves)
 
-    @app.post("/api/replays")
+    @app.post("/api/replays", openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": {"type": "object", "title": "a replay file"}}}}})
     async def replay_frames(request: Request) -> dict:
         body = await request.body()
         return await run_in_threadpool(uploaded_frames, body)
