@@ -61,7 +61,10 @@ from taas.web.store import GameRow, Store, token_hash
 
 STATIC = Path(str(resources.files("taas.web") / "static"))
 _CACHE_SIZE = 32
-MAX_SEED = 2**31 - 1
+MAX_SEED = 2**31 - 1  # the largest seed a client may choose
+# The server's seeds: 63 random bits (SQLite's integers), so that a person who knows their own
+# hand cannot find the deal by trying every seed offline (2**31 of them take hours, not years).
+SERVER_SEEDS = 2**63
 TOKEN_HEADER = "X-Seat-Token"
 _NOT_IN_URL = (f"a seat token goes in the {TOKEN_HEADER} header, not in the URL or the body "
                "(URLs end up in logs and browser history)")
@@ -261,7 +264,7 @@ def create_app(
         if store.count() >= limits.max_games:
             raise HTTPException(503, "the table is full: try again later",
                                 headers={"Retry-After": "60"})
-        seed = secrets.randbelow(MAX_SEED + 1) if body.seed is None else body.seed
+        seed = secrets.randbelow(SERVER_SEEDS) if body.seed is None else body.seed
         try:
             rules = checked_rules(body.env_id, body.rules)
             for spec in body.agents:
