@@ -40,8 +40,11 @@ try:
         def on_start(self, ev):
             if not self.said:
                 self.said = True
+                # the process's own stderr, not a redirected sys.stderr: a program capturing
+                # its callee's error output (a test, a CLI wrapper) gets no stray line
                 print("taas: compiling the numba kernels for this machine (about a minute, "
-                      "once; later runs load them from the cache)", file=sys.stderr, flush=True)
+                      "once; later runs load them from the cache)",
+                      file=sys.__stderr__ or sys.stderr, flush=True)
 
         def on_end(self, ev):
             pass
