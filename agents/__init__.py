@@ -69,7 +69,11 @@ def make(spec: str, env_id: str, seed: int | None = None, config: dict | None = 
         raise ValueError(
             f"unknown agent spec {spec!r} for {env_id}; known: {', '.join(entries)}"
         )
-    return load(entry.target).build(arg or None, env_id=env_id, seed=seed, config=config or {})
+    try:
+        cls = load(entry.target)
+    except ModuleNotFoundError as err:  # an optional extra (torch for ppo) not installed
+        raise ValueError(f"agent {spec!r}: {err}") from None
+    return cls.build(arg or None, env_id=env_id, seed=seed, config=config or {})
 
 
 def __getattr__(name: str):

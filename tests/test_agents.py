@@ -51,3 +51,16 @@ def test_greedy_clearly_beats_random():
         random_pen.extend(-np.delete(returns, seat))
     assert wins >= 20
     assert np.mean(greedy_pen) * 5 < np.mean(random_pen)
+
+
+def test_a_ppo_agent_without_torch_is_one_line(monkeypatch):
+    """``make demo`` installs no torch: ``ppo:mariage`` says what to install (a ValueError the
+    CLI prints as one line), not a 30-line import traceback."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch fails as if not installed
+    monkeypatch.delitem(sys.modules, "taas.agents.learned.ppo", raising=False)
+    with pytest.raises(ValueError, match=r"agent 'ppo:mariage': ppo agents need torch: from a "
+                                         r"checkout, run `make train`") as err:
+        taas.agents.make("ppo:mariage", "mariage_v1")
+    assert "\n" not in str(err.value)

@@ -117,6 +117,19 @@ def test_a_rerun_plays_nothing_twice_and_another_definition_is_refused(tmp_path)
         tournament.run(small(seed=6), tmp_path, progress=False)
 
 
+def test_two_tournaments_in_one_folder_the_second_is_refused_in_one_line(tmp_path):
+    from taas.tournament.store import Store
+
+    first = Store(tmp_path, small())
+    try:
+        for definition in (small(), small(seed=6)):
+            with pytest.raises(ValueError, match="another tournament is writing"):
+                tournament.run(definition, tmp_path, progress=False)
+    finally:
+        first.close()
+    assert tournament.run(small(), tmp_path, progress=False) == (8, 0)  # free once closed
+
+
 def test_one_two_workers_and_the_order_of_arrival_do_not_change_results(tmp_path):
     definition = small(deals=6)
     tournament.run(definition, tmp_path / "w1", workers=1, progress=False)

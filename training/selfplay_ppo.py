@@ -11,7 +11,9 @@ to the largest table, so the same model plays every size it has seen.
     python -m taas.training.selfplay_ppo --env-id mariage_v1 --total-steps 200000
 
 writes to ``--run-dir``: ``checkpoint.pt`` (everything needed to continue: ``--resume`` picks
-it up after a crash or Ctrl-C and continues the same curve), ``model.pt`` (the playable model,
+it up after a crash or Ctrl-C and continues the same curve; tensors and plain values only, read
+with ``weights_only=True``, so loading one runs no pickled code: each table's episode is kept as
+its deal's generator state and the moves since, and replayed), ``model.pt`` (the playable model,
 ``ppo:RUN_DIR/model.pt``), ``curve.csv`` and ``curve.png`` (the learning curve, evaluated
 against ``heuristic``/``greedy``/``random`` on duplicate deals) and ``tb/`` (TensorBoard).
 Ctrl-C finishes the current update, saves and exits; a second Ctrl-C aborts.
@@ -111,6 +113,40 @@ class Table:
     roles: list = field(default_factory=list)
     pending: list = field(default_factory=list)
     base: np.ndarray = None
+    dealt: dict = None  # the generator's state before this episode's deal
+    moves: list = field(default_factory=list)  # the actions since: with ``dealt``, the state
+
+
+def table_record(t: Table, nets: list) -> dict:
+    """A table as plain values (a resumable checkpoint holds no pickled objects); the
+    snapshots its roles use are appended to ``nets`` and named by their index there."""
+    def role(r):
+        if r is None:
+            return None
+        if isinstance(r, PolicyNet):
+            if all(n is not r for n in nets):
+                nets.append(r)
+            return ["net", next(i for i, n in enumerate(nets) if n is r)]
+        return ["fixed", next(i for i, f in enumerate(t.fixed) if f is r)]
+
+    return {"rng": t.rng.bit_generator.state, "dealt": t.dealt, "moves": list(t.moves),
+            "roles": [role(r) for r in t.roles], "pending": list(t.pending),
+            "base": t.base.tolist(), "fixed_rngs": [f.rng.bit_generator.state for f in t.fixed]}
+
+
+def restore_table(t: Table, record: dict, nets: list) -> None:
+    """Set ``t`` to a :func:`table_record`: re-deal and replay its episode."""
+    t.rng.bit_generator.state = record["dealt"]
+    t.state, t.dealt = t.game.new_state(t.rng), record["dealt"]
+    for a in record["moves"]:
+        t.game.apply_action(t.state, a)
+    t.moves = list(record["moves"])
+    t.rng.bit_generator.state = record["rng"]
+    t.roles = [None if r is None else nets[r[1]] if r[0] == "net" else t.fixed[r[1]]
+               for r in record["roles"]]
+    t.pending, t.base = list(record["pending"]), np.array(record["base"])
+    for f, state in zip(t.fixed, record["fixed_rngs"], strict=True):
+        f.rng.bit_generator.state = state
 
 
 def train(args: Args) -> Path:
@@ -118,7 +154,7 @@ def train(args: Args) -> Path:
     ckpt_path, model_path, csv_path = (run_dir / n for n in ("checkpoint.pt", "model.pt",
                                                              "curve.csv"))
     if args.resume:
-        saved = torch.load(ckpt_path, map_location="cpu", weights_only=False)  # our own file
+        saved = torch.load(ckpt_path, map_location="cpu", weights_only=True)
         args = Args(**{**saved["args"], **{k: getattr(args, k) for k in RESUMABLE}})
     elif ckpt_path.exists():
         raise SystemExit(f"{ckpt_path} exists: pass --resume to continue it, or another --run-dir")
@@ -156,9 +192,14 @@ def train(args: Args) -> Path:
     if args.resume:
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
-        pool, tables, update, global_step = (saved[k] for k in
-                                             ("pool", "tables", "update", "global_step"))
-        pool = [p.to(device) for p in pool]
+        nets = []
+        for weights in saved["nets"]:
+            nets.append(PolicyNet(obs_size, num_actions, args.hidden, critic=False).to(device))
+            nets[-1].actor.load_state_dict(weights)
+        pool = [nets[i] for i in saved["pool"]]
+        for t, record in zip(tables, saved["tables"], strict=True):
+            restore_table(t, record, nets)
+        update, global_step = saved["update"], saved["global_step"]
         rng.bit_generator.state = saved["rng"]
         torch.set_rng_state(saved["torch_rng"])
     meta = model_meta(args.env_id, [r.game for r in raws], obs_size, args.hidden,
@@ -167,6 +208,7 @@ def train(args: Args) -> Path:
     def deal(t: Table) -> None:
         """A new episode at table ``t`` with fresh roles drawn for its seats."""
         n = t.game.num_players
+        t.dealt, t.moves = t.rng.bit_generator.state, []
         t.state = t.game.new_state(t.rng)
         t.pending, t.base = [-1] * n, np.zeros(n)
         t.roles = [None] * n
@@ -179,9 +221,13 @@ def train(args: Args) -> Path:
 
     def save() -> None:
         save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
+        nets = list(pool)
+        records = [table_record(t, nets) for t in tables]
         torch.save({"args": dataclasses.asdict(args), "net": net.state_dict(),
-                    "optimizer": optimizer.state_dict(), "pool": [p.cpu() for p in pool],
-                    "tables": tables, "rng": rng.bit_generator.state,
+                    "optimizer": optimizer.state_dict(), "pool": list(range(len(pool))),
+                    "nets": [{k: v.cpu() for k, v in n.actor.state_dict().items()}
+                             for n in nets],
+                    "tables": records, "rng": rng.bit_generator.state,
                     "torch_rng": torch.get_rng_state(), "update": update,
                     "global_step": global_step}, ckpt_path.with_suffix(".tmp"))
         ckpt_path.with_suffix(".tmp").replace(ckpt_path)
@@ -259,6 +305,7 @@ def train(args: Args) -> Path:
                                 boot_l.append(0.0)
                     for (t, _), a in zip(members, actions, strict=True):
                         t.game.apply_action(t.state, a)
+                        t.moves.append(a)
                         if t.game.is_terminal(t.state):
                             returns = t.game.returns(t.state)
                             for p, k in enumerate(t.pending):

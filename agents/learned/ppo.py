@@ -273,7 +273,14 @@ class PPOAgent(Agent):
             raise CheckpointError("ppo needs a model: ppo:PATH or ppo:<game> (a shipped model)")
         path = resolve(arg).resolve()
         stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else ()
-        net, meta = _load_actor(path, stamp, env_id, tuple(sorted(config.items())))
+        try:
+            net, meta = _load_actor(path, stamp, env_id, tuple(sorted(config.items())))
+        except CheckpointError as err:
+            if path.parent != MODELS.resolve():
+                raise
+            # a shipped model is named, not located: the install path stays the server's
+            raise CheckpointError(str(err).replace(f"checkpoint {path}", f"model {arg!r}")
+                                  .replace(str(path), repr(arg))) from None
         if meta["policy"] == "afterstate":
             return afterstate_player(env_id)(ValueFunction(net), seed, config)
         return cls(net, meta, seed)

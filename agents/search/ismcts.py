@@ -37,10 +37,13 @@ cards are permuted.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import math
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import ModuleType
 
 import numpy as np
@@ -76,18 +79,40 @@ def parse_budget(arg: str | None, default: int = 200) -> tuple[int | None, float
     raise ValueError(f"search budget {arg!r}: expected simulations (e.g. 200) or seconds (0.2s)")
 
 
+_LIMIT: contextvars.ContextVar[tuple[float | None, threading.Event | None]] = (
+    contextvars.ContextVar("taas_search_limit", default=(None, None))
+)
+
+
+@contextlib.contextmanager
+def limited(seconds: float | None = None, stop: threading.Event | None = None) -> Iterator[None]:
+    """Searches started inside this block end after ``seconds`` whatever their own budget, and
+    as soon as ``stop`` is set (after the sample under way): a server bounds and cancels the
+    agents' thinking without knowing which agents search."""
+    token = _LIMIT.set((seconds, stop))
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)
+
+
 class Budget:
     """A search's budget, started now: ``within(n)`` says whether another sample may follow
-    ``n`` simulations (``simulations`` of them, or until ``seconds`` have passed; the first
-    sample always runs)."""
+    ``n`` simulations (``simulations`` of them, or until ``seconds`` have passed, and within
+    the caller's :func:`limited` block; the first sample always runs)."""
 
     def __init__(self, simulations: int | None, seconds: float | None):
+        cap, self.stop = _LIMIT.get()
+        if cap is not None:
+            seconds = cap if seconds is None else min(seconds, cap)
         self.simulations = simulations
         self.deadline = None if seconds is None else time.perf_counter() + seconds
 
     def __call__(self, n: int) -> bool:
         if n == 0:
             return True
+        if self.stop is not None and self.stop.is_set():
+            return False
         if self.simulations is not None and n >= self.simulations:
             return False
         return self.deadline is None or time.perf_counter() < self.deadline

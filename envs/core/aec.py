@@ -77,7 +77,7 @@ class CardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        check_seed(seed)
+        seed = check_seed(seed)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self.state = self.game.new_state(self._rng)
@@ -120,6 +120,9 @@ class CardGameEnv(AECEnv):
     def step(self, action: int) -> None:
         if self.state is None:
             raise RuntimeError("call reset() before step()")
+        if not self.agents:  # PettingZoo's convention (its OrderEnforcingWrapper): warn, no-op
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -190,16 +193,18 @@ class CardGameEnv(AECEnv):
         pass
 
 
-def check_seed(seed) -> None:
-    """``ValueError`` unless ``seed`` is ``None`` or a non-negative integer (NumPy ints too).
-    NumPy alone takes a list or ``True`` as a seed without a word and rejects a float or a
-    string with an error from deep inside ``SeedSequence``; one message here names the rule."""
+def check_seed(seed) -> int | None:
+    """``seed`` as a Python int (or ``None``); ``ValueError`` unless it is ``None`` or a
+    non-negative integer (NumPy ints and 0-d integer arrays too). NumPy alone takes a list or
+    ``True`` as a seed without a word and rejects a float, a string or a 0-d array with an error
+    from deep inside ``SeedSequence``; one message here names the rule."""
     if seed is None:
-        return
-    if not isinstance(seed, (bool, np.bool_)):
+        return None
+    if not isinstance(seed, (bool, np.bool_)) and not (
+            isinstance(seed, np.ndarray) and seed.dtype == np.bool_):
         try:
             if operator.index(seed) >= 0:
-                return
+                return operator.index(seed)
         except TypeError:
             pass
     raise ValueError(f"seed={seed!r}: expected None or a non-negative int")

@@ -37,6 +37,17 @@ class State:
         new.__dict__ = {k: v if k == "mask" else _copy(v) for k, v in self.__dict__.items()}
         return new
 
+    # A rummy state's table records into views of the state's own arrays (``table.discarded_by``
+    # is a view of ``public``); deepcopy and pickle copy a view as an array of its own, so the
+    # copy's table would write records its observation never reads. Both go through ``clone``,
+    # which builds those links over the copy's arrays.
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __setstate__(self, fields: dict) -> None:
+        self.__dict__.update(fields)
+        self.__dict__.update(self.clone().__dict__)
+
 
 def _copy(v):
     t = type(v)

@@ -9,21 +9,47 @@ compiling again (seconds per kernel). Numba keeps the cache in ``__pycache__`` n
 source, else in the user's cache directory (``NUMBA_CACHE_DIR`` overrides both); where none is
 writable (a read-only install under a read-only home) the kernels are compiled in each process
 instead of failing to import.
+
+Compiling the kernels for the first time takes about a minute (a first Marriage game sat silent
+that long), so the first real compilation in a process prints one line to standard error
+saying so; loads from the cache print nothing (numba's ``numba:compile`` event fires only for
+real compilations).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 
 try:
     if os.environ.get("TAAS_NO_NUMBA", "") not in ("", "0"):
         raise ImportError("numba disabled by TAAS_NO_NUMBA")
     import numba
+    from numba.core import event
 
     HAVE_NUMBA = True
 
     _warned = []
+
+    class _Notice(event.Listener):
+        """One line on stderr at the process's first real compilation, nothing after."""
+
+        said = False
+
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                # the process's own stderr, not a redirected sys.stderr: a program capturing
+                # its callee's error output (a test, a CLI wrapper) gets no stray line
+                print("taas: compiling the numba kernels for this machine (about a minute, "
+                      "once; later runs load them from the cache)",
+                      file=sys.__stderr__ or sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", _Notice())
 
     def _njit(f, **options):
         try:

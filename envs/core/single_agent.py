@@ -69,7 +69,7 @@ class SingleAgentEnv(gym.Env):
             raise ValueError(
                 f"illegal_action {illegal_action!r}: expected one of {ILLEGAL_ACTION_MODES}"
             )
-        check_seed(seed)
+        seed = check_seed(seed)
         if type(max_redeals) is not int or max_redeals < 0:
             raise ValueError(f"max_redeals {max_redeals!r}: expected an int >= 0")
         self.game, self.observer, self.opponents = game, observer, opponents
@@ -90,7 +90,7 @@ class SingleAgentEnv(gym.Env):
     def deal(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> dict:
         """:meth:`reset` without building the observation (the vector view writes it into its
         batch array): deals until the learner has a decision and returns the reset ``info``."""
-        check_seed(seed)
+        seed = check_seed(seed)
         if seed is None and self._np_random is None:
             seed = self._first_seed
         super().reset(seed=seed)

@@ -12,7 +12,7 @@ the unseen cards, as the first shower did). A seat that has seen keeps the true 
 with it the maal of every card it can see.
 
 The search (``ismcts:N``) is the paired improvement search on the heuristic
-(:class:`taas.agents.search.PairedSearch`, ``WIDTH``/``CONFIDENCE``): rollouts play the
+(:class:`taas.agents.search.ismcts.PairedSearch`, ``WIDTH``/``CONFIDENCE``): rollouts play the
 heuristic's own rules (:class:`~taas.envs.marriage_nepali.expert.Expert`, asked from the
 state with only the mover's knowledge: its concealed cards, and the wild kinds only if it may
 look at the tiplu) for ``ROLLOUT_DEPTH`` moves, and :func:`evaluate` values a round cut short
@@ -32,7 +32,7 @@ from taas.envs.marriage_nepali.rules import DUBLEE, ROUTES, NepaliGame, NepaliSt
 from taas.envs.rummy.determinize import meld_partners
 
 ROLLOUT_DEPTH = 16  # two turns of every seat at four players; evaluate scores the rest
-WIDTH = 3  # the expert's best moves the search compares (see taas.agents.search.PairedSearch)
+WIDTH = 3  # the expert's best moves the paired search compares (agents/search/ismcts.py)
 CONFIDENCE = 1.0  # standard errors a move must gain over the expert's choice to replace it
 TEMPERATURE = 2.0  # in loose cards (see evaluate)
 _NO_WILD = np.zeros(NUM_KINDS, bool)

@@ -29,8 +29,9 @@ from taas.envs.core.cards import cards_str, from_counts
 FORMAT = "taas-replay"
 FORMAT_VERSION = 1
 _FIELDS = ("env_id", "config", "seed", "agents", "moves", "returns", "truncated", "final_info")
-_PRIVATE_ZONES = ("stock", "talon", "indicator")
-"""Zones (besides hands) whose cards no player sees; every other zone of
+_PRIVATE_ZONES = ("stock", "talon", "indicator", "tiplu")
+"""Zones (besides hands) whose cards not every player sees (Nepali Marriage's tiplu: only the
+seen players may look at it), so the public move log never shows them; every other zone of
 :meth:`~taas.envs.core.game.Game.zones` is face up."""
 
 
@@ -203,12 +204,7 @@ class MoveRenderer:
         self.deal = self._deal()
 
     def _public(self) -> dict[str, np.ndarray]:
-        zones = self.game.zones(self.env.state)
-        return {
-            name: np.asarray(z, dtype=np.int64).copy()
-            for name, z in zones.items()
-            if not name.startswith("hand_") and name not in _PRIVATE_ZONES
-        }
+        return public_zones(self.game, self.env.state)
 
     def _deal(self):
         """The round (rummies) or deal (Mariage) number from the info, to tell a new deal in
@@ -233,6 +229,16 @@ class MoveRenderer:
         if scored:
             line += "   rewards " + " ".join(f"{a} {r:+g}" for a, r in scored.items())
         return line + tail
+
+
+def public_zones(game, state) -> dict[str, np.ndarray]:
+    """The zones every seat sees (all of :meth:`~taas.envs.core.game.Game.zones` but hands and
+    :data:`_PRIVATE_ZONES`): all that the public move log shows of the cards."""
+    return {
+        name: np.asarray(z, dtype=np.int64).copy()
+        for name, z in game.zones(state).items()
+        if not name.startswith("hand_") and name not in _PRIVATE_ZONES
+    }
 
 
 def _diff(before: dict[str, np.ndarray], after: dict[str, np.ndarray]) -> list[str]:

@@ -18,6 +18,17 @@ def positive(text: str) -> int:
     return value
 
 
+def seed_arg(text: str) -> int:
+    """A seed from the command line: a whole number, 0 or more (named here, not deep in NumPy)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more (got {text!r})")
+    return value
+
+
 def add_rule_option(parser: argparse.ArgumentParser, example: str = "allow_buying=true",
                     what: str = "a rule flag") -> None:
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",

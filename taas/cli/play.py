@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import secrets
 import sys
 
 import taas.agents
 import taas.arena
 import taas.envs
 from taas.arena import replay as replays
-from taas.cli.common import parse_agents, positive, random_seed
+from taas.cli.common import parse_agents, positive, random_seed, seed_arg
 from taas.envs.core.config import parse_rule
 
 
@@ -24,7 +25,8 @@ def add_parser(sub) -> dict:
     play.add_argument(
         "--rounds", type=positive, default=1, help="rounds in the series (default 1)"
     )
-    play.add_argument("--seed", type=int, default=None, help="default: a random seed, printed")
+    play.add_argument("--seed", type=seed_arg, default=None,
+                      help="default: a random seed, printed (with --human: at the end)")
     play.add_argument(
         "--render", action="store_true", help="print every move as it happens and the table"
     )
@@ -116,8 +118,9 @@ def _play_human(args: argparse.Namespace, specs: list[str], rules: dict) -> int:
     series = "num_rounds" in fields and "episode" in fields
     if series:
         rules.update(episode="match", num_rounds=args.rounds)
-    seed = random_seed(args.seed)
-    print(f"seed {seed}")
+    hidden = args.seed is None  # a person must not learn the deal from the seed before the end
+    seed = secrets.randbits(63) if hidden else args.seed
+    print("seed: hidden until the game ends" if hidden else f"seed {seed}")
     symbols = "♠♥♦♣".encode(sys.stdout.encoding or "ascii", "replace") != b"????"
     episodes = 1 if series else args.rounds
     paths = replays.record_paths(args.record, episodes) if args.record else []
@@ -130,6 +133,8 @@ def _play_human(args: argparse.Namespace, specs: list[str], rules: dict) -> int:
             return 1
         if paths:
             replays.save(session.record(), paths[e])
+    if hidden:
+        print(f"seed {seed} (taas play ... --seed {seed} deals these games again)")
     if paths:
         print(f"recorded {', '.join(map(str, paths))}")
     return 0

@@ -19,10 +19,17 @@ def run(args: argparse.Namespace) -> int:
     agents = ", ".join(f"{a['seat']} {a['spec']}" for a in record["agents"])
     print(f"{record['env_id']} seed {record['seed']}: {agents}")
 
+    stepping = args.step
+
     def show(line: str) -> None:
+        nonlocal stepping
         print(line)
-        if args.step:
-            input()
+        if stepping:
+            try:
+                input("Enter: next move> ")
+            except EOFError:  # input ended: show the rest without waiting
+                print()
+                stepping = False
 
     result = replays.replay(record, show=show)
     print(f"returns {' '.join(f'{r:g}' for r in result.returns)} (as recorded)")

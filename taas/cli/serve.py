@@ -1,4 +1,9 @@
-"""``taas serve``: the web table, to play against agents in a browser."""
+"""``taas serve``: the web table, to play against agents in a browser.
+
+The operator decides what clients may ask of the server: which agents may sit at a table
+(``--agents``) and how long one of their moves may think (``--max-think``); the limits on
+requests, games and tokens are :class:`taas.web.guard.Limits` (docs: Play).
+"""
 
 from __future__ import annotations
 
@@ -7,22 +12,30 @@ import argparse
 
 def add_parser(sub) -> dict:
     serve = sub.add_parser("serve", help="the web table: play against agents in a browser")
-    serve.add_argument("--host", default="127.0.0.1", help="default 127.0.0.1 (this machine only)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="default 127.0.0.1 (this machine only; see the docs before binding "
+                       "to other addresses)")
     serve.add_argument("--port", type=int, default=8000, help="default 8000")
     serve.add_argument("--db", default="taas-games.sqlite", help="the games store (SQLite file)")
+    serve.add_argument("--agents", default=None,
+                       help="agent specs clients may seat, comma-separated (default: random, "
+                       "greedy, heuristic, ismcts, ppo)")
+    serve.add_argument("--max-think", default="2s",
+                       help="the longest an agent's move may think (default 2s)")
     return {"serve": run}
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
-
-        from taas.web.app import create_app
+        from taas.web.app import check_listen, parse_seconds, serve
     except ImportError as err:
         raise ValueError(
             f"taas serve needs the web extra ({err.name} is missing): from a checkout, "
             "pip install -e '.[web]'"
         ) from None
+    agents = None if args.agents is None else [a for a in args.agents.split(",") if a]
+    max_think = parse_seconds(args.max_think)
+    check_listen(args.host, args.port)
     print(f"taas web table on http://{args.host}:{args.port}/ (games in {args.db})")
-    uvicorn.run(create_app(args.db), host=args.host, port=args.port, log_level="warning")
+    serve(args.db, args.host, args.port, agents=agents, max_think=max_think)
     return 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from taas.cli.common import parse_agents, positive
+from taas.cli.common import parse_agents, positive, seed_arg
 from taas.envs.core.config import parse_rule
 
 
@@ -20,7 +20,7 @@ def add_parser(sub) -> dict:
     tour.add_argument("--agents", help='the entrants, e.g. "heuristic,random,ismcts:100"')
     tour.add_argument("--players", type=positive, help="seats per table (default: the env's)")
     tour.add_argument("--deals", type=positive, default=100, help="deal seeds (default 100)")
-    tour.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    tour.add_argument("--seed", type=seed_arg, default=0, help="tournament seed (default 0)")
     tour.add_argument("--format", choices=("deal", "match"), default="deal",
                       help="deal: one round or deal per game; match: whole matches")
     tour.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",

@@ -119,6 +119,11 @@ class Session:
 
     def agent_move(self) -> str:
         """Let the agent in the seat to move play; ``ValueError`` if a person is to move."""
+        return self.play(self.current, self.agent_choice())
+
+    def agent_choice(self) -> int:
+        """The action the agent in the seat to move plays now, the game unchanged (a server
+        lets the agent think without holding the game); ``ValueError`` if a person is to move."""
         seat = self.current
         if seat not in self._bots:
             raise ValueError("no agent is to move" if seat < 0 else f"player_{seat} is a person")
@@ -129,7 +134,7 @@ class Session:
         else:
             obs = self.env.observe(self.env.possible_agents[seat])
             action = bot.act(obs["observation"], obs["action_mask"])
-        return self.play(seat, int(action))
+        return int(action)
 
     def legal_actions(self) -> list[dict]:
         """The mover's legal actions: id, name and the card the action is about (if one)."""

@@ -5,6 +5,11 @@ SIGKILL) loses at most the games still being played; a rerun skips the stored on
 primary key (the game's place in the schedule) makes counting one twice impossible. The
 tournament's definition is stored in the same file, so a rerun can only continue the same
 tournament. Everything else (ratings, reports) is recomputed from these rows.
+
+One tournament writes a folder at a time: a :class:`Store` holds an exclusive lock on
+``OUT/tournament.lock`` while open, and a second one in the same folder is refused with one line
+(two writers had ended in a raw ``UNIQUE constraint`` traceback). The lock is the operating
+system's (``flock``), so a killed run leaves none behind.
 """
 
 from __future__ import annotations
@@ -13,10 +18,16 @@ import json
 import sqlite3
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock, as before
+    fcntl = None
+
 from taas.tournament.play import Outcome
 from taas.tournament.roundrobin import Definition, Game
 
 FILENAME = "tournament.sqlite"
+LOCKNAME = "tournament.lock"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS definition (
@@ -55,6 +66,7 @@ class Store:
         path = Path(out) / FILENAME
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            self._lock = _lock(Path(out))
             self.db = sqlite3.connect(path)
             # WAL without an fsync per commit: a committed game survives the process being
             # killed (only a power cut or OS crash can lose the last ones); fsyncing every
@@ -70,7 +82,7 @@ class Store:
                 self.db.execute("INSERT INTO definition VALUES (?, ?)",
                                 (definition.id, definition.to_json()))
         elif stored != definition:
-            self.db.close()
+            self.close()
             raise ValueError(
                 f"{path} holds another tournament ({_describe(stored)}); continue it with "
                 "--resume, or give another --out"
@@ -96,6 +108,23 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self._lock is not None:
+            self._lock.close()  # releases the flock
+
+
+def _lock(out: Path):
+    """The open, exclusively locked ``out/tournament.lock`` (None without ``fcntl``);
+    ``ValueError`` if another tournament holds it."""
+    if fcntl is None:
+        return None
+    handle = open(out / LOCKNAME, "a")  # noqa: SIM115 (held open for the store's life)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise ValueError(f"another tournament is writing {out} (it holds {out / LOCKNAME}): "
+                         "wait for it to finish, or give another --out") from None
+    return handle
 
 
 def read_definition(out: str | Path) -> Definition | None:

@@ -38,3 +38,19 @@ def test_kernels_compile_without_a_writable_cache_dir(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["3", "8"]
     assert out.stderr.count("set NUMBA_CACHE_DIR") == 1  # said once, not per kernel
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="numba not installed or disabled")
+def test_a_real_compilation_says_so_once_and_a_cached_load_says_nothing(tmp_path):
+    script = tmp_path / "kernel.py"
+    script.write_text(KERNEL)
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "c")}
+
+    def run() -> str:
+        out = subprocess.run([sys.executable, str(script)], env=env, capture_output=True,
+                             text=True, timeout=120)
+        assert out.returncode == 0 and out.stdout.split() == ["3", "8"], out.stderr
+        return out.stderr
+
+    assert run().count("taas: compiling the numba kernels") == 1  # two kernels, one line
+    assert "compiling" not in run()  # from the cache

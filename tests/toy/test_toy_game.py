@@ -81,12 +81,26 @@ def test_a_terminal_game_of_the_toy(monkeypatch, capsys):
         f"player_{i} {r + 0.0:+g}" for i, r in enumerate(session.view()["returns"]))
 
 
+@pytest.fixture
+def client(tmp_path):
+    """The web table over a fresh store (the same app as tests/web's, its own fixture here)."""
+    pytest.importorskip("fastapi", reason="the web table needs the web extra: pip install '.[web]'")
+    pytest.importorskip("httpx", reason="FastAPI's TestClient needs httpx (the dev extra)")
+    from fastapi.testclient import TestClient
+
+    from taas.web.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "games.sqlite"))) as c:
+        yield c
+
+
 def test_the_web_table_lists_and_plays_the_toy(client):
     listed = {g["id"]: g for g in client.get("/api/envs").json()}
     assert ENV in listed and "ismcts" in listed[ENV]["agents"]
     made = client.post("/api/games", json={"env_id": ENV, "agents": [HUMAN, "random"]})
     assert made.status_code == 201, made.text
     game = made.json()
-    view = client.get(f"/api/games/{game['id']}", params={"token": game["tokens"]["0"]}).json()
+    view = client.get(f"/api/games/{game['id']}",
+                      headers={"X-Seat-Token": game["tokens"]["0"]}).json()
     assert view["env_id"] == ENV and len(view["hand"]) == 3
     assert np.isin(view["hand"], [k for k in range(1, 9)]).all()

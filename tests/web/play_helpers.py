@@ -31,11 +31,20 @@ def greedy_choice(view: dict) -> dict:
     return discards[dead[0]] if dead else next(iter(discards.values()))
 
 
+def seat(token: str) -> dict:
+    """The request headers that speak for the seat holding ``token`` (UTF-8: a fuzzed token
+    may be any text)."""
+    return {"X-Seat-Token": token.encode()}
+
+
 def new_game(client, env_id="mariage_v1", agents=("human", "heuristic"), seed=4, **rules):
     """Create a game through the API (a TestClient or an httpx client); its id and its
-    seats' tokens by seat number."""
-    r = client.post("/api/games", json={"env_id": env_id, "agents": list(agents),
-                                        "seed": seed, "rules": rules})
+    seats' tokens by seat number. ``seed=None``: the server's secret deal (a table with
+    several people can have no other)."""
+    body = {"env_id": env_id, "agents": list(agents), "rules": rules}
+    if seed is not None:
+        body["seed"] = seed
+    r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     body = r.json()
     return body["id"], {int(k): v for k, v in body["tokens"].items()}
@@ -45,15 +54,15 @@ def play_to_end(client, game_id: str, tokens: dict[int, str]) -> dict:
     """Play a game through the API: people by :func:`greedy_choice`, agents by advancing.
     The final view of the first person's seat."""
     first = min(tokens)
-    view = client.get(f"/api/games/{game_id}", params={"token": tokens[first]}).json()
+    view = client.get(f"/api/games/{game_id}", headers=seat(tokens[first])).json()
     while not view["over"]:
         mover = view["current"]
         if mover in tokens:
-            mine = client.get(f"/api/games/{game_id}", params={"token": tokens[mover]}).json()
-            body = {"token": tokens[mover], "action": greedy_choice(mine)["id"]}
-            r = client.post(f"/api/games/{game_id}/move", json=body)
+            mine = client.get(f"/api/games/{game_id}", headers=seat(tokens[mover])).json()
+            r = client.post(f"/api/games/{game_id}/move",
+                            json={"action": greedy_choice(mine)["id"]}, headers=seat(tokens[mover]))
         else:
-            r = client.post(f"/api/games/{game_id}/advance", params={"token": tokens[first]})
+            r = client.post(f"/api/games/{game_id}/advance", headers=seat(tokens[first]))
         assert r.status_code == 200, r.text
-        view = client.get(f"/api/games/{game_id}", params={"token": tokens[first]}).json()
+        view = client.get(f"/api/games/{game_id}", headers=seat(tokens[first])).json()
     return view

@@ -77,7 +77,7 @@ def test_the_web_table_serves_every_seat_of_a_nepali_game(client):
                                                                      "heuristic", "heuristic"]})
     assert made.status_code == 201, made.text
     game = made.json()
-    mine = client.get(f"/api/games/{game['id']}", params={"token": game["tokens"]["0"]})
+    mine = client.get(f"/api/games/{game['id']}", headers={"X-Seat-Token": game["tokens"]["0"]})
     assert mine.status_code == 200, mine.text
     assert len(mine.json()["hand"]) == 21
     assert client.get(f"/api/games/{game['id']}").status_code == 200  # a spectator

@@ -4,7 +4,7 @@ one-line message, and the stored game unchanged."""
 import json
 import time
 
-from play_helpers import greedy_choice, new_game, play_to_end
+from play_helpers import greedy_choice, new_game, play_to_end, seat
 
 import taas.envs
 from taas.arena import replay as replays
@@ -32,9 +32,10 @@ def test_envs_lists_rules_and_agents(client):
 
 
 def test_a_new_game_gives_each_person_a_token(client):
-    game_id, tokens = new_game(client, "marriage_v1", ["random", "human", "random", "human"])
+    game_id, tokens = new_game(client, "marriage_v1", ["random", "human", "random", "human"],
+                               seed=None)
     assert set(tokens) == {1, 3} and tokens[1] != tokens[3]
-    seen = client.get(f"/api/games/{game_id}", params={"token": tokens[3]}).json()
+    seen = client.get(f"/api/games/{game_id}", headers=seat(tokens[3])).json()
     assert seen["seat"] == 3 and len(seen["hand"]) in (21, 22)
     spectator = client.get(f"/api/games/{game_id}").json()
     assert spectator["seat"] is None and "hand" not in spectator
@@ -60,26 +61,26 @@ def test_a_whole_deal_through_the_api_and_its_replay_file(client):
 
 def test_a_heuristic_agent_answers_within_half_a_second(client):
     game_id, tokens = new_game(client, seed=11)
-    view = client.get(f"/api/games/{game_id}", params={"token": tokens[0]}).json()
+    view = client.get(f"/api/games/{game_id}", headers=seat(tokens[0])).json()
     waits = []
     while not view["over"]:
         if view["current"] == 0:
             start = time.perf_counter()
             r = client.post(f"/api/games/{game_id}/move",
-                            json={"token": tokens[0], "action": greedy_choice(view)["id"]})
+                            json={"action": greedy_choice(view)["id"]}, headers=seat(tokens[0]))
             view = r.json()
             if not view["over"] and view["current"] == 1:
                 view = client.post(f"/api/games/{game_id}/advance",
-                                   params={"token": tokens[0]}).json()
+                                   headers=seat(tokens[0])).json()
                 waits.append(time.perf_counter() - start)
         else:
-            view = client.post(f"/api/games/{game_id}/advance", params={"token": tokens[0]}).json()
+            view = client.post(f"/api/games/{game_id}/advance", headers=seat(tokens[0])).json()
     assert waits and max(waits) < 0.5, waits
 
 
 def hot_seat(client):
     """A Mariage deal between two people: the mover's token and the other's."""
-    game_id, tokens = new_game(client, agents=["human", "human"])
+    game_id, tokens = new_game(client, agents=["human", "human"], seed=None)
     mover = client.get(f"/api/games/{game_id}").json()["current"]
     return game_id, tokens[mover], tokens[1 - mover]
 
@@ -105,10 +106,10 @@ BAD = {
                                                      "rules": {"jokers_wild": True}}}, 400,
                      "jokers_wild"),
     "negative seed": ("post", "/api/games", {"json": {"env_id": "mariage_v1",
-                                                      "agents": ["human"] * 2, "seed": -3}},
+                                                      "agents": ["human", "random"], "seed": -3}},
                       400, "seed"),
     "huge seed": ("post", "/api/games", {"json": {"env_id": "mariage_v1",
-                                                  "agents": ["human"] * 2, "seed": 2**70}},
+                                                  "agents": ["human", "random"], "seed": 2**70}},
                   400, "seed"),
     "malformed JSON": ("post", "/api/games", {"content": b'{"env_id": ',
                                               "headers": {"content-type": "application/json"}},
@@ -135,16 +136,23 @@ def test_bad_requests_without_a_game(client):
 def game_cases(game_id, mover, other, legal, illegal):
     move = f"/api/games/{game_id}/move"
     return {
-        "wrong seat": ({"json": {"token": other, "action": legal}}, 409, "turn"),
-        "bad token": ({"json": {"token": "x" * 22, "action": legal}}, 403, "no seat"),
-        "non-ASCII token": ({"json": {"token": "sé", "action": legal}}, 403, "no seat"),
-        "illegal action": ({"json": {"token": mover, "action": illegal}}, 400, "not legal"),
-        "action out of range": ({"json": {"token": mover, "action": 10**6}}, 400, "not legal"),
-        "negative action": ({"json": {"token": mover, "action": -1}}, 400, "not legal"),
-        "action as text": ({"json": {"token": mover, "action": str(legal)}}, 422, "action"),
-        "action as bool": ({"json": {"token": mover, "action": True}}, 422, "action"),
-        "action as float": ({"json": {"token": mover, "action": 1.5}}, 422, "action"),
-        "no token": ({"json": {"action": legal}}, 422, "token"),
+        "wrong seat": ({"json": {"action": legal}, "headers": seat(other)}, 409, "turn"),
+        "bad token": ({"json": {"action": legal}, "headers": seat("x" * 22)}, 403, "no seat"),
+        "non-ASCII token": ({"json": {"action": legal}, "headers": seat("sé")}, 403, "no seat"),
+        "illegal action": ({"json": {"action": illegal}, "headers": seat(mover)}, 400,
+                           "not legal"),
+        "action out of range": ({"json": {"action": 10**6}, "headers": seat(mover)}, 400,
+                                "not legal"),
+        "negative action": ({"json": {"action": -1}, "headers": seat(mover)}, 400, "not legal"),
+        "action as text": ({"json": {"action": str(legal)}, "headers": seat(mover)}, 422,
+                           "action"),
+        "action as bool": ({"json": {"action": True}, "headers": seat(mover)}, 422, "action"),
+        "action as float": ({"json": {"action": 1.5}, "headers": seat(mover)}, 422, "action"),
+        "no token": ({"json": {"action": legal}}, 401, "X-Seat-Token header"),
+        "token in the body (the old form)": ({"json": {"token": mover, "action": legal}}, 400,
+                                             "X-Seat-Token header, not"),
+        "token in the URL": ({"json": {"action": legal}, "params": {"token": mover}}, 400,
+                             "X-Seat-Token header, not"),
         "body not an object": ({"json": [legal]}, 422, "malformed"),
         "malformed JSON": ({"content": b"{token", "headers": {"content-type":
                                                               "application/json"}},
@@ -154,7 +162,7 @@ def game_cases(game_id, mover, other, legal, illegal):
 
 def test_bad_moves_change_nothing(client):
     game_id, mover, other = hot_seat(client)
-    view = client.get(f"/api/games/{game_id}", params={"token": mover}).json()
+    view = client.get(f"/api/games/{game_id}", headers=seat(mover)).json()
     legal = view["actions"][0]["id"]
     illegal = next(a for a in range(39) if a not in {x["id"] for x in view["actions"]})
     cases, url = game_cases(game_id, mover, other, legal, illegal)
@@ -162,21 +170,24 @@ def test_bad_moves_change_nothing(client):
         r = client.post(url, **kwargs)
         assert r.status_code == status, (case, r.text)
         assert words in r.json()["detail"], case
-    after = client.get(f"/api/games/{game_id}", params={"token": mover}).json()
+    after = client.get(f"/api/games/{game_id}", headers=seat(mover)).json()
     assert after == view and moves_of(client, game_id) == []
 
 
-def test_advance_only_for_agents_and_nothing_after_the_end(client):
-    game_id, _, _ = hot_seat(client)
-    r = client.post(f"/api/games/{game_id}/advance")
+def test_advance_only_for_agents_by_a_seat_and_nothing_after_the_end(client):
+    game_id, mover, _ = hot_seat(client)
+    r = client.post(f"/api/games/{game_id}/advance", headers=seat(mover))
     assert r.status_code == 409 and "a person" in r.json()["detail"]
-    assert client.post(f"/api/games/{game_id}/advance", params={"token": "nope"}).status_code == 403
-    game_id, tokens = new_game(client)
+    assert client.post(f"/api/games/{game_id}/advance", headers=seat("nope")).status_code == 403
+    game_id, tokens = new_game(client, agents=("heuristic", "human"), seed=7)  # agent to move
+    r = client.post(f"/api/games/{game_id}/advance")
+    assert r.status_code == 401 and "X-Seat-Token" in r.json()["detail"]
+    assert moves_of(client, game_id) == []
     play_to_end(client, game_id, tokens)
     n = len(moves_of(client, game_id))
-    r = client.post(f"/api/games/{game_id}/advance")
+    r = client.post(f"/api/games/{game_id}/advance", headers=seat(tokens[1]))
     assert r.status_code == 409 and "over" in r.json()["detail"]
-    r = client.post(f"/api/games/{game_id}/move", json={"token": tokens[0], "action": 0})
+    r = client.post(f"/api/games/{game_id}/move", json={"action": 0}, headers=seat(tokens[1]))
     assert r.status_code == 409 and "over" in r.json()["detail"]
     assert len(moves_of(client, game_id)) == n
 
@@ -200,27 +211,30 @@ def test_a_slow_agent_holds_up_its_own_game_only(client, monkeypatch):
 
     from taas.play.session import Session
 
-    slow_id, _ = new_game(client, agents=("heuristic", "human"), seed=7)
-    other_id, other_tokens = new_game(client, agents=("human", "human"), seed=8)
+    slow_id, slow_tokens = new_game(client, agents=("heuristic", "human"), seed=7)
+    other_id, other_tokens = new_game(client, agents=("human", "human"), seed=None)
     thinking, answer = threading.Event(), threading.Event()
-    agent_move = Session.agent_move
+    agent_choice = Session.agent_choice
 
-    def slow_move(self):
+    def slow_choice(self):
         thinking.set()
         assert answer.wait(30), "the test never released the slow agent"
-        return agent_move(self)
+        return agent_choice(self)
 
-    monkeypatch.setattr(Session, "agent_move", slow_move)
+    monkeypatch.setattr(Session, "agent_choice", slow_choice)
     results = {}
-    worker = threading.Thread(
-        target=lambda: results.update(slow=client.post(f"/api/games/{slow_id}/advance")))
+    worker = threading.Thread(target=lambda: results.update(
+        slow=client.post(f"/api/games/{slow_id}/advance", headers=seat(slow_tokens[1]))))
     worker.start()
     try:
         assert thinking.wait(30)
-        seat = client.get(f"/api/games/{other_id}").json()["current"]
-        seen = client.get(f"/api/games/{other_id}", params={"token": other_tokens[seat]}).json()
+        # the thinking game itself is seen meanwhile, and so is the other, which plays on
+        assert client.get(f"/api/games/{slow_id}").json()["moves"] == 0
+        mover = client.get(f"/api/games/{other_id}").json()["current"]
+        me = seat(other_tokens[mover])
+        seen = client.get(f"/api/games/{other_id}", headers=me).json()
         played = client.post(f"/api/games/{other_id}/move",
-                             json={"token": other_tokens[seat], "action": seen["actions"][0]["id"]})
+                             json={"action": seen["actions"][0]["id"]}, headers=me)
         assert played.status_code == 200, played.text
         assert worker.is_alive() and len(moves_of(client, slow_id)) == 0
     finally:

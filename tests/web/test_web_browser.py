@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from play_helpers import greedy_choice
+from play_helpers import greedy_choice, seat
 
 from taas.arena import replay as replays
 
@@ -36,12 +36,14 @@ httpx = pytest.importorskip("httpx", reason="the test reads the game through htt
 def server(tmp_path_factory):
     """``taas serve``'s app on a free loopback port, in a thread of this process."""
     from taas.web.app import create_app
+    from taas.web.guard import Limits
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     db = tmp_path_factory.mktemp("web") / "games.sqlite"
-    config = uvicorn.Config(create_app(str(db)), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(str(db), limits=Limits(rate=1000, burst=10_000)),
+                            host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -70,12 +72,14 @@ def shots(tmp_path):
 
 
 def deal(page, server, env_id, agents, seed, pace):
-    """Fill in the new-game form and start; the game id and the person's token."""
+    """Fill in the new-game form and start (``seed=None``: the server's secret deal); the
+    game id and the person's token."""
     page.goto(f"{server}/?pace={pace}")
     page.select_option("#env", env_id)
-    for seat, spec in enumerate(agents):
-        page.fill(f"input[name=seat-{seat}]", spec)
-    page.fill("#seed", str(seed))
+    for i, spec in enumerate(agents):
+        page.fill(f"input[name=seat-{i}]", spec)
+    if seed is not None:
+        page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_url("**/game/**")
     game_id = page.url.split("/game/")[1].split("?")[0].split("#")[0]
@@ -151,7 +155,7 @@ def test_a_marriage_round_by_clicking_cards_and_actions(server, browser, shots):
     after, shot = -1, False
     while wait_for_my_turn(page, after):
         after = moves_shown(page)
-        view = httpx.get(f"{server}/api/games/{game_id}", params={"token": token}).json()
+        view = httpx.get(f"{server}/api/games/{game_id}", headers=seat(token)).json()
         choice = greedy_choice(view)
         card = page.query_selector(f"#hand .card.playable[data-action='{choice['id']}']")
         if card is not None:
@@ -172,9 +176,9 @@ def test_a_marriage_round_by_clicking_cards_and_actions(server, browser, shots):
 
 def test_a_hot_seat_game_links_each_persons_seat(server, browser):
     page = browser.new_page()
-    game_id, token = deal(page, server, "mariage_v1", ["human", "human"], 4, pace=0)
+    game_id, token = deal(page, server, "mariage_v1", ["human", "human"], None, pace=0)
     page.wait_for_selector(".seat-links a")
-    seen = httpx.get(f"{server}/api/games/{game_id}", params={"token": token}).json()["seat"]
+    seen = httpx.get(f"{server}/api/games/{game_id}", headers=seat(token)).json()["seat"]
     assert page.inner_text(".mine .who").startswith(f"player_{seen} ")
     page.click(".seat-links a")
     page.wait_for_function(f"(document.querySelector('.mine .who')?.textContent || '')"

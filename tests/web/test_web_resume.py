@@ -7,7 +7,7 @@ import sys
 import time
 
 import pytest
-from play_helpers import greedy_choice, new_game, play_to_end
+from play_helpers import greedy_choice, new_game, play_to_end, seat
 
 from taas.play.session import Session
 
@@ -48,21 +48,21 @@ def test_a_killed_server_resumes_the_game_where_it_was(tmp_path):
     proc, client = serve(db)
     try:
         game_id, tokens = new_game(client, "mariage_v1", AGENTS, seed=6)
-        view = client.get(f"/api/games/{game_id}", params={"token": tokens[0]}).json()
+        view = client.get(f"/api/games/{game_id}", headers=seat(tokens[0])).json()
         while view["moves"] < 5 or view["current"] != 0:  # into the game, at a person's turn
             if view["current"] == 0:
-                body = {"token": tokens[0], "action": greedy_choice(view)["id"]}
-                client.post(f"/api/games/{game_id}/move", json=body)
+                body = {"action": greedy_choice(view)["id"]}
+                client.post(f"/api/games/{game_id}/move", json=body, headers=seat(tokens[0]))
             else:
-                client.post(f"/api/games/{game_id}/advance")
-            view = client.get(f"/api/games/{game_id}", params={"token": tokens[0]}).json()
+                client.post(f"/api/games/{game_id}/advance", headers=seat(tokens[0]))
+            view = client.get(f"/api/games/{game_id}", headers=seat(tokens[0])).json()
     finally:
         proc.kill()  # SIGKILL: no shutdown, no flush
         proc.wait()
         client.close()
     proc, client = serve(db)
     try:
-        resumed = client.get(f"/api/games/{game_id}", params={"token": tokens[0]}).json()
+        resumed = client.get(f"/api/games/{game_id}", headers=seat(tokens[0])).json()
         assert resumed == view
         final = play_to_end(client, game_id, tokens)
     finally:

@@ -32,8 +32,11 @@ function showError(message) {
   box.hidden = !message;
 }
 
-async function api(method, url, body) {
+// A request to the API; `token` (a seat's) travels in the X-Seat-Token header, never in
+// the URL (URLs end up in logs and browser history).
+async function api(method, url, body, token) {
   const init = { method, headers: {} };
+  if (token) init.headers["X-Seat-Token"] = token;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = typeof body === "string" ? body : JSON.stringify(body);
@@ -141,7 +144,7 @@ async function openGame(id) {
   table.token = fromHash || knownTokens(id)[0]?.[1] || null;
   document.getElementById("title").textContent = `game ${id}`;
   try {
-    await refresh(api("GET", gameUrl("")));
+    await refresh(seatApi("GET", ""));
   } catch (err) {
     showError(err.message);
   }
@@ -157,9 +160,9 @@ function knownTokens(id) {
   return out.sort((a, b) => a[0] - b[0]);
 }
 
-function gameUrl(tail) {
-  const q = table.token ? `?token=${encodeURIComponent(table.token)}` : "";
-  return `/api/games/${table.id}${tail}${q}`;
+// A request about the open game, as its seat (a spectator without a token).
+function seatApi(method, tail, body) {
+  return api(method, `/api/games/${table.id}${tail}`, body, table.token);
 }
 
 async function refresh(request) {
@@ -174,11 +177,11 @@ function schedule(view) {
   clearTimeout(table.timer);
   if (view.over) return;
   const mover = view.seats[view.current];
-  if (mover.agent !== "human") {
-    const fresh = view.log.length && view.seat !== null && lastMover(view) === view.seat;
+  if (mover.agent !== "human" && view.seat !== null) {  // a seat sets the agents' pace
+    const fresh = view.log.length && lastMover(view) === view.seat;
     table.timer = setTimeout(advance, fresh ? Math.min(100, PACE) : PACE);
   } else if (view.current !== view.seat) {
-    table.timer = setTimeout(() => refresh(api("GET", gameUrl(""))).catch((e) => showError(e.message)), 1500);
+    table.timer = setTimeout(() => refresh(seatApi("GET", "")).catch((e) => showError(e.message)), 1500);
   }
 }
 
@@ -189,10 +192,10 @@ function lastMover(view) {
 
 async function advance() {
   try {
-    await refresh(api("POST", gameUrl("/advance")));
+    await refresh(seatApi("POST", "/advance"));
   } catch (err) {  // e.g. another page of this game moved first: look again shortly
     showError(err.message);
-    table.timer = setTimeout(() => refresh(api("GET", gameUrl(""))).catch((e) => showError(e.message)), 1000);
+    table.timer = setTimeout(() => refresh(seatApi("GET", "")).catch((e) => showError(e.message)), 1000);
   }
 }
 
@@ -201,7 +204,7 @@ async function act(actionId) {
   table.busy = true;
   showError("");
   try {
-    await refresh(api("POST", `/api/games/${table.id}/move`, { token: table.token, action: actionId }));
+    await refresh(seatApi("POST", "/move", { action: actionId }));
   } catch (err) {
     showError(err.message);
   } finally {
