@@ -12,7 +12,7 @@ import pytest
 
 import taas.envs
 from taas.agents.search.ismcts import determinizer
-from taas.arena import replay as replays
+from taas.arena.moves import public_zones
 from taas.play import terminal
 from taas.play.session import Session
 
@@ -48,9 +48,9 @@ def test_the_move_log_shows_a_seat_only_what_it_may_know(env_id, seed):
     every public zone must be the same in every state a seat cannot tell from the true one."""
     moves = 0
     for session, _, _, seat, other in twins(env_id, seed):
-        zones = {k: v.tolist() for k, v in replays.public_zones(session.game, other).items()}
+        zones = {k: v.tolist() for k, v in public_zones(session.game, other).items()}
         assert zones == {k: v.tolist() for k, v in
-                         replays.public_zones(session.game, session.state).items()}, seat
+                         public_zones(session.game, session.state).items()}, seat
         moves = len(session.moves) + 1
     assert moves > 4
 

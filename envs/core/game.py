@@ -211,6 +211,10 @@ class Game(ABC):
     # card); otherwise the adapter builds one info per step and hands it to every agent.
     info_varies_by_player = False
 
+    # Zones of :meth:`zones` (besides the hands) whose cards no seat sees; every other zone is
+    # face up, and the public move log (:mod:`taas.arena.moves`) shows what enters and leaves it.
+    private_zones: tuple[str, ...] = ("stock",)
+
     def info(self, state: State, player: int) -> dict:
         """Per-player info; engines add the scores and, at the end, the revealed result."""
         return {}

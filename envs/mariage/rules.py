@@ -94,6 +94,8 @@ class MariageState(State):
 class MariageGame(Game):
     """Two-player Mariage with every rule variant of :class:`Config`."""
 
+    private_zones = ("talon",)  # face down (its trump card is a fact of the table view)
+
     env_id = "mariage_v1"
     num_players = 2
     num_actions = NUM_ACTIONS

@@ -141,6 +141,8 @@ class MarriageState(State):
 class MarriageGame(Game):
     """The engine: :class:`~taas.envs.core.game.Game` over :class:`MarriageState`."""
 
+    private_zones = ("stock", "indicator")  # the indicator: a fact of the table, no move's card
+
     env_id = "marriage_v1"
     num_actions = A.NUM_ACTIONS
 

@@ -99,6 +99,8 @@ class NepaliState(State):
 class NepaliGame(Game):
     """The engine: :class:`~taas.envs.core.game.Game` over :class:`NepaliState`."""
 
+    private_zones = ("stock", "tiplu")  # only seats that have seen may look at the tiplu
+
     env_id = "marriage_nepali_v0"
     num_actions = A.NUM_ACTIONS
 

@@ -36,7 +36,7 @@ def play_game(
     """Play one episode of a PettingZoo AEC ``env`` with ``agents[i]`` in seat ``player_i``.
 
     With ``render`` every move is passed to ``show`` as it happens (who moved, the action's
-    name, what became public: see :class:`taas.arena.replay.MoveRenderer`), then the table.
+    name, what became public: see :class:`taas.arena.moves.MoveRenderer`), then the table.
     """
     env.reset(seed=seed)
     seats = {a: i for i, a in enumerate(env.possible_agents)}
@@ -46,7 +46,7 @@ def play_game(
             "give one agent per seat"
         )
     if render:
-        from taas.arena.replay import MoveRenderer
+        from taas.arena.moves import MoveRenderer
 
         renderer = MoveRenderer(env.unwrapped)
     returns = [0.0] * len(seats)

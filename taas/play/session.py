@@ -7,7 +7,7 @@ next move is the same whether the session was played straight through or rebuilt
 
 :meth:`Session.view` is what one seat may see: its own hand (sorted, with the engine's meld
 arrangement where the game has one), the public facts, the legal actions and every move so
-far as :class:`~taas.arena.replay.MoveRenderer` describes it. Other hands appear only in the
+far as :class:`~taas.arena.moves.MoveRenderer` describes it. Other hands appear only in the
 end-of-round reports, where the rules reveal them. What a game shows beyond that (trump, wild
 rank, the tiplu to a seat that has seen it, score sheets, round reports) comes from the game's
 :class:`~taas.envs.core.view.TableView`, named by its spec.
@@ -23,6 +23,7 @@ import taas.agents
 import taas.envs
 from taas.arena import replay as replays
 from taas.arena.loop import GameResult
+from taas.arena.moves import MoveRenderer
 from taas.envs.core.cards import from_counts, parse_card
 
 HUMAN = "human"
@@ -76,7 +77,7 @@ class Session:
             if spec != HUMAN
         }
         self.env.reset(seed=seed)
-        self._renderer = replays.MoveRenderer(self.env)
+        self._renderer = MoveRenderer(self.env)
         self.moves: list[tuple[int, int]] = []
         self.log: list[str] = []
         for seat, action in moves:
