@@ -1,9 +1,9 @@
 """The web table in a real browser: Debian's Chromium, headless, driven by Playwright.
 
-A whole Mariage deal and a whole Marriage round (4 seats, 3 agents) are played by clicking
-cards and named actions only; the final score on the page must equal the engine's (the game's
-replay file re-played by :func:`taas.arena.replay.replay`). Screenshots go to
-``$TAAS_SCREENSHOTS`` (default: the test's temporary folder).
+A whole Mariage deal, a whole Marriage round and a whole Nepali Marriage round (4 seats, 3
+agents) are played by clicking cards and named actions only; the final score on the page must
+equal the engine's (the game's replay file re-played by :func:`taas.arena.replay.replay`).
+Screenshots go to ``$TAAS_SCREENSHOTS`` (default: the test's temporary folder).
 
 Chromium comes from the system (``apt-get install -y chromium``); Playwright's own browser
 download is never used. Without it (or without the playwright package) the tests skip.
@@ -183,4 +183,30 @@ def test_a_hot_seat_game_links_each_persons_seat(server, browser):
     page.click(".seat-links a")
     page.wait_for_function(f"(document.querySelector('.mine .who')?.textContent || '')"
                            f".startsWith('player_{1 - seen} ')")  # the page reloads meanwhile
+    page.close()
+
+
+def test_a_nepali_round_by_clicking_to_its_end(server, browser, shots):
+    """Traditional Nepali Marriage at the web table: a person plays a whole round by clicking
+    (its last legal action each turn) against three heuristics; the page's final scores are
+    the engine's, and the tiplu is on the page only once the person may know it."""
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    agents = ["human", "heuristic", "heuristic", "heuristic"]
+    game_id, token = deal(page, server, "marriage_nepali_v0", agents, 3, pace=0)
+    after = -1
+    while wait_for_my_turn(page, after):
+        after = moves_shown(page)
+        view = httpx.get(f"{server}/api/games/{game_id}", headers=seat(token)).json()
+        knows = "my maal" in [f["label"] for f in view["facts"]]  # the seat's own, once seen
+        assert ("my maal" in page.inner_text("#facts")) == knows
+        choice = view["actions"][-1]
+        card = page.query_selector(f"#hand .card.playable[data-action='{choice['id']}']")
+        if card is not None:
+            card.click()
+        else:
+            page.click(f"#action-{choice['id']}")
+    page.screenshot(path=str(shots / "nepali-final.png"), full_page=True)
+    record = check_final(page, server, game_id)
+    assert record["env_id"] == "marriage_nepali_v0"
+    assert page.inner_text("#rounds").startswith("deal 1: ")
     page.close()
