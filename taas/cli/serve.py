@@ -1,7 +1,8 @@
 """``taas serve``: the web table, to play against agents in a browser.
 
 The operator decides what clients may ask of the server: which agents may sit at a table
-(``--agents``) and how long one of their moves may think (``--max-think``); the limits on
+(``--agents``), how long one of their moves may think (``--max-think``) and which model
+files they may name (``--models``); the limits on
 requests, games and tokens are :class:`taas.web.guard.Limits` (docs: Play).
 """
 
@@ -22,6 +23,9 @@ def add_parser(sub) -> dict:
                        "greedy, heuristic, ismcts, ppo)")
     serve.add_argument("--max-think", default="2s",
                        help="the longest an agent's move may think (default 2s)")
+    serve.add_argument("--models", metavar="DIR",
+                       help="a folder of checkpoints clients may seat by name: DIR/NAME.pt as "
+                       "ppo:NAME (default: the shipped models only)")
     return {"serve": run}
 
 
@@ -37,5 +41,5 @@ def run(args: argparse.Namespace) -> int:
     max_think = parse_seconds(args.max_think)
     check_listen(args.host, args.port)
     print(f"taas web table on http://{args.host}:{args.port}/ (games in {args.db})")
-    serve(args.db, args.host, args.port, agents=agents, max_think=max_think)
+    serve(args.db, args.host, args.port, agents=agents, max_think=max_think, models=args.models)
     return 0

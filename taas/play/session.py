@@ -16,6 +16,7 @@ rank, the tiplu to a seat that has seen it, score sheets, round reports) comes f
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import numpy as np
 
@@ -48,7 +49,9 @@ def card_of_action(name: str) -> int | None:
 
 class Session:
     """A game in progress; see the module docstring. ``agents[i]`` is ``"human"`` or an agent
-    spec; ``ValueError`` for an unknown env, bad rules, a bad seed or an unknown agent."""
+    spec; ``resolve`` maps a spec to the one built (a server's model names to its files), the
+    given specs being what the views and records show. ``ValueError`` for an unknown env, bad
+    rules, a bad seed or an unknown agent."""
 
     def __init__(
         self,
@@ -57,6 +60,7 @@ class Session:
         seed: int,
         agents: list[str],
         moves: list[tuple[int, int]] = (),
+        resolve: Callable[[str], str] | None = None,
     ):
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed {seed!r}: expected a whole number, 0 or more")
@@ -72,7 +76,8 @@ class Session:
         self.game = self.env.game
         self.table_view = taas.envs.spec_for(env_id).table_view()
         self._bots = {
-            i: taas.agents.make(spec, env_id, seed=agent_seed(seed, i), config=rules)
+            i: taas.agents.make(resolve(spec) if resolve else spec, env_id,
+                                seed=agent_seed(seed, i), config=rules)
             for i, spec in enumerate(agents)
             if spec != HUMAN
         }

@@ -133,14 +133,16 @@ def create_app(
     max_think: float = 2.0,
     max_simulations: int = 1000,
     limits: Limits | None = None,
+    models: str | None = None,
 ) -> FastAPI:
     """The app over the games store at ``db_path``. ``agents``: the spec names clients may
     seat (default :data:`taas.web.compute.DEFAULT_AGENTS`); ``max_think``: the most seconds an
     agent's move may think (and the largest ``ismcts:Ns`` a client may ask for);
-    ``max_simulations``: the largest ``ismcts:N``; ``limits``: the rest (:class:`Limits`).
+    ``max_simulations``: the largest ``ismcts:N``; ``limits``: the rest (:class:`Limits`);
+    ``models``: a folder whose ``NAME.pt`` files clients may seat as ``ppo:NAME``.
     ``ValueError`` (one line) for an unusable store or setting."""
     limits = limits or Limits()
-    policy = AgentPolicy(agents, max_think, max_simulations)
+    policy = AgentPolicy(agents, max_think, max_simulations, models)
     store = Store(db_path)
     thinkers = Thinkers(limits.workers, limits.queue, max_think)
 
@@ -179,7 +181,8 @@ def create_app(
         with shared:
             session = cache.get(game_id)
         if session is None or len(session.moves) != len(row.moves):
-            session = Session(row.env_id, row.rules, row.seed, row.agents, row.moves)
+            session = Session(row.env_id, row.rules, row.seed, row.agents, row.moves,
+                              resolve=policy.engine_spec)
         with shared:
             cache[game_id] = session
             cache.move_to_end(game_id)
@@ -269,9 +272,9 @@ def create_app(
             rules = checked_rules(body.env_id, body.rules)
             for spec in body.agents:
                 policy.check(spec, body.env_id)
-            session = Session(body.env_id, rules, seed, body.agents)
+            session = Session(body.env_id, rules, seed, body.agents, resolve=policy.engine_spec)
         except (ValueError, TypeError) as err:
-            raise HTTPException(400, str(err)) from None
+            raise HTTPException(400, policy.scrub(str(err))) from None
         tokens = {seat: secrets.token_urlsafe(16) for seat in session.humans()}
         game_id = secrets.token_hex(8)
         seed_from = "server" if body.seed is None else "client"

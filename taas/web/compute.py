@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
+from pathlib import Path
 
 import taas.agents
 import taas.envs
@@ -32,11 +33,12 @@ def shipped_models() -> list[str]:
 
 class AgentPolicy:
     """The agents clients may seat: spec names in ``agents`` (default :data:`DEFAULT_AGENTS`),
-    search budgets up to ``max_think`` seconds or ``max_simulations`` simulations, shipped
-    models by name only."""
+    search budgets up to ``max_think`` seconds or ``max_simulations`` simulations, models by
+    name only: the shipped ones and the ``NAME.pt`` files of the operator's ``models`` folder
+    (``ppo:NAME``; the folder's path is never shown to a client)."""
 
     def __init__(self, agents: Sequence[str] | None = None, max_think: float = 2.0,
-                 max_simulations: int = 1000):
+                 max_simulations: int = 1000, models: str | Path | None = None):
         agents = list(DEFAULT_AGENTS if agents is None else agents)
         known = {n for e in taas.envs.available_envs() for n in taas.agents.available(e)}
         unknown = sorted(set(agents) - known)
@@ -48,6 +50,34 @@ class AgentPolicy:
         if max_simulations < 1:
             raise ValueError(f"max_simulations {max_simulations}: expected 1 or more")
         self.agents, self.max_think, self.max_simulations = agents, max_think, max_simulations
+        self.folder = None if models is None else Path(models).resolve()
+        if self.folder is not None and not self.folder.is_dir():
+            raise ValueError(f"--models {models}: not a folder")
+        clash = sorted(set(self._own_models()) & set(shipped_models()))
+        if clash:
+            raise ValueError(f"--models {models}: {', '.join(clash)} would hide the shipped "
+                             "model of that name; rename the file")
+
+    def _own_models(self) -> dict[str, Path]:
+        """The operator's models by name (read afresh: a file added while serving is offered)."""
+        if self.folder is None:
+            return {}
+        return {p.stem: p for p in sorted(self.folder.glob("*.pt")) if p.stem.isidentifier()}
+
+    def models(self) -> list[str]:
+        """Every model name a client may ask for."""
+        return sorted({*shipped_models(), *self._own_models()})
+
+    def engine_spec(self, spec: str) -> str:
+        """The spec the server builds for a client's ``spec``: ``ppo:NAME`` of the operator's
+        folder becomes that file's path (the game's record keeps the name)."""
+        name, _, arg = spec.partition(":")
+        path = self._own_models().get(arg) if name == "ppo" else None
+        return spec if path is None else f"ppo:{path}"
+
+    def scrub(self, text: str) -> str:
+        """An error text with the operator's folder replaced by ``<models>``."""
+        return text if self.folder is None else text.replace(str(self.folder), "<models>")
 
     def offered(self, env_id: str) -> list[str]:
         """The specs a client may ask for at ``env_id``'s table, as the refusals list them."""
@@ -58,7 +88,7 @@ class AgentPolicy:
             if name in BUDGETED:
                 name += f"[:1..{self.max_simulations} or :<={self.max_think:g}s]"
             elif name == "ppo":
-                name += ":" + "|".join(shipped_models())
+                name += ":" + "|".join(self.models())
             out.append(name)
         return out
 
@@ -76,7 +106,7 @@ class AgentPolicy:
             simulations, seconds = parse_budget(arg or None)
             if (seconds or 0) > self.max_think or (simulations or 0) > self.max_simulations:
                 raise ValueError(f"agent {spec!r} is over this server's budget; {allowed}")
-        elif name == "ppo" and arg not in shipped_models():
+        elif name == "ppo" and arg not in self.models():
             raise ValueError(f"agent {spec!r}: models are chosen by name; {allowed}")
 
 
