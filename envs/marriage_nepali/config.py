@@ -36,8 +36,8 @@ class Config:
     already use past their last step (each more adds 10), which keeps a tiplu worth more than
     a poplu at every count; a starting tunnela of three A♠ earns no tunnela bonus and counts
     as three tiplus (its cards stay in the tiplu and marriage count): the tables have no
-    tiplu-tunnela category, and the poplu/jhiplu one (15, pagat 20) would make exposing it
-    worth less than holding it (18), while a new bonus would be a second invented number.
+    tiplu-tunnela category, the poplu/jhiplu one (common table: 15) would make exposing it
+    worth less than holding it (18), and a new bonus would be a second invented number.
 
     Sessions (``episode="match"``: many deals, the deal passing one seat in ``direction``):
     ``num_rounds`` deals (``None``: one per player, or no limit when ``target_score`` is set);
