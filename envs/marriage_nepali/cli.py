@@ -7,7 +7,9 @@ SCORE_HELP = "maal and finishing discards (traditional Nepali Marriage)"
 
 
 def score_arguments(parser) -> None:
-    parser.add_argument("--tiplu", required=True, help="the tiplu card, e.g. 7H")
+    parser.add_argument("--tiplu", required=True, help=(
+        "the tiplu card, e.g. 7H (JK with --rule printed_jokers=3 --rule man_tiplu=spades_ace:"
+        " AS plays as tiplu)"))
     parser.add_argument("--seen", action="store_true", help="the player has seen the tiplu")
     parser.add_argument(
         "--exposed", default="", help='starting tunnelas exposed at the deal, e.g. "4D 4D 4D"'

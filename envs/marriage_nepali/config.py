@@ -27,6 +27,18 @@ class Config:
     ``shown_marriage_values=None`` is "off", else the (one, two) values of a marriage shown
     as a primary combination (a string ``"15,35"`` from the command line is read too).
 
+    ``man_tiplu``: a printed joker (Man) drawn as the tiplu is redrawn (``"redraw"``, PY) or,
+    with ``"spades_ace"`` (Indian "paplu" sites, weak), stays the face-down tiplu card while
+    the ace of spades takes the tiplu's role (poplu 2♠, jhiplu K♠, alter A♣, ordinary jokers
+    A♥ A♦); it matters only with ``printed_jokers=3``. All three A♠ are then in play as
+    tiplus. **ASSUMPTIONS** (the spec is silent): three tiplus are worth 18 (``"common"``,
+    3/8/18) or 17 (``"pagat"``, 3/7/17), and three marriages 40, by the rule the tables
+    already use past their last step (each more adds 10), which keeps a tiplu worth more than
+    a poplu at every count; a starting tunnela of three A♠ earns no tunnela bonus and counts
+    as three tiplus (its cards stay in the tiplu and marriage count): the tables have no
+    tiplu-tunnela category, the poplu/jhiplu one (common table: 15) would make exposing it
+    worth less than holding it (18), and a new bonus would be a second invented number.
+
     Sessions (``episode="match"``: many deals, the deal passing one seat in ``direction``):
     ``num_rounds`` deals (``None``: one per player, or no limit when ``target_score`` is set);
     ``target_score`` ends the session after the deal in which a running total reaches it (in
@@ -38,6 +50,7 @@ class Config:
 
     num_players: int = 4
     printed_jokers: int = 0
+    man_tiplu: str = "redraw"
     max_players: int = 5
     direction: str = "anticlockwise"
     unseen_discard_pickup: str = "any"
@@ -80,6 +93,7 @@ class Config:
         check_choice(GAME, "max_players", self.max_players, (5, 6))
         check_choice(GAME, "num_players", self.num_players, range(2, self.max_players + 1))
         check_choice(GAME, "printed_jokers", self.printed_jokers, (0, 3))
+        check_choice(GAME, "man_tiplu", self.man_tiplu, ("redraw", "spades_ace"))
         check_choice(GAME, "direction", self.direction, ("anticlockwise", "clockwise"))
         check_choice(GAME, "unseen_discard_pickup", self.unseen_discard_pickup,
                      ("any", "never", "complete_pure"))

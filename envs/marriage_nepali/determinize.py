@@ -71,8 +71,9 @@ def determinize(game: NepaliGame, state: NepaliState, player: int,
     cards = np.repeat(np.arange(NUM_KINDS), pool)
     rng.shuffle(cards)
     cards = cards.tolist()
-    if hidden_tiplu:  # a printed joker is never the tiplu (it is redrawn)
-        i = next(i for i, c in enumerate(cards) if c != JOKER)
+    if hidden_tiplu:  # a printed joker is redrawn, unless the spades-ace rule keeps it
+        keep_man = game.config.man_tiplu == "spades_ace"
+        i = next(i for i, c in enumerate(cards) if keep_man or c != JOKER)
         s.tiplu = cards.pop(i)
     for q in range(n):
         if q == player:
@@ -87,7 +88,8 @@ def determinize(game: NepaliGame, state: NepaliState, player: int,
 
 
 _EXPERT: list = [None, None]  # the last game and its expert (one game per search agent)
-_WILD: dict[tuple[int, int], np.ndarray] = {}  # (printed jokers, tiplu) -> wild kinds as bools
+# (printed jokers, tiplu card) -> wild kinds as bools (a Man tiplu card implies spades_ace)
+_WILD: dict[tuple[int, int], np.ndarray] = {}
 
 
 def wild_mask(game: NepaliGame, state: NepaliState) -> np.ndarray:

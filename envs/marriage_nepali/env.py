@@ -13,7 +13,8 @@ a fixed `Discrete(319)`, see `taas.envs.marriage_nepali.actions`. Rules: every f
 `taas.envs.marriage_nepali.config.Config` (spec table 2N.10). Reward: the round's Net
 × `stake` for every player when the round ends (zero-sum; void and truncated rounds pay 0).
 `info`: every seat's seen flag and route; at the end `result` (the tiplu and its roles,
-each holding with its maal items, the nets).
+`tiplu_card` too when a Man was drawn under `man_tiplu="spades_ace"`, each holding with its
+maal items, the nets).
 
 ## Sessions
 
@@ -38,7 +39,10 @@ table reads). The observation covers the deal in play only (no session totals).
   discard pile is recycled when a draw from the empty stock is made (2N.8; it was rebuilt the
   moment the stock emptied, so the card then on top was never recycled), and an empty stock
   is recycled for the tiplu; sessions (`episode="match"`, `num_rounds`,
-  `target_score`, `better`, `foul_payee`) added, off by default.
+  `target_score`, `better`, `foul_payee`) added, off by default; the spades-ace rule
+  (`man_tiplu="spades_ace"`: a Man drawn as tiplu stays the tiplu card and A♠ plays as
+  tiplu; three A♠ score 18, pagat 17, and a starting tunnela of them counts as three
+  tiplus, both **ASSUMPTIONS**) added, off by default.
 """
 
 from __future__ import annotations

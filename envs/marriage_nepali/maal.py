@@ -2,8 +2,11 @@
 the tiplu is known.
 
 Values are "for holding 1/2/3 of the item", not per card; past a table's last step each further
-starting tunnela adds 10. The marriage count is optimised, not maximised: with one tiplu and
-three each of poplu and jhiplu, no marriage (3 + 10 + 10) beats one (10 + 5 + 5).
+starting tunnela adds 10, and so does a third tiplu or marriage (**ASSUMPTION**: they exist only
+under ``man_tiplu="spades_ace"``, where all three A♠ are tiplus: 3/8/18, pagat 3/7/17; a starting
+tunnela of the tiplu face then earns no bonus and counts as three tiplus). The marriage count is
+optimised, not maximised: with one tiplu and three each of poplu and jhiplu, no marriage
+(3 + 10 + 10) beats one (10 + 5 + 5).
 """
 
 from __future__ import annotations
@@ -104,6 +107,8 @@ def count_maal(holding: np.ndarray, roles: Roles, config: Config,
     for face in tunnelas:
         if rest[face] < 3:
             raise ValueError(f"tunnela {card_str(face)}: the holding has no three of it")
+        if face == roles.tiplu:  # three A♠ (spades-ace rule): counted as tiplus, see above
+            continue
         rest[face] -= 3
         by_category.setdefault(tunnela_category(face, roles), []).append(face)
     pachaunu = not seen and config.tunnel_pachaunu and config.unseen_maal == "count"

@@ -6,7 +6,9 @@ tunnelas, shown combinations), every seat's seen flag and route, hand sizes, fou
 size and whether a tiplu has been drawn. The tiplu and everything derived from it (the wild
 kinds, one's own maal) appear only for an observer who has seen (or everyone under
 ``open_maal``, or once the round is over): two states that differ only in the tiplu give an
-unseen player identical observations. Every feature lies in [0, 1].
+unseen player identical observations. Every feature lies in [0, 1]. Under
+``man_tiplu="spades_ace"`` the ``tiplu`` block marks the card set aside (a Man, out of play)
+and ``wild`` the ace of spades' wild set (its roles follow from the flag).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ _BLOCKS = [
     *((name, MAX_SEATS * NUM_KINDS) for name in ("exposed", "shown")),  # count / 3
     *((name, MAX_SEATS * NUM_KINDS) for name in ("discarded", "taken")),  # tanh(count / 3)
     *((name, MAX_SEATS) for name in SEAT_FLAGS),
-    ("tiplu", NUM_KINDS),  # one-hot, only when I know it
+    ("tiplu", NUM_KINDS),  # one-hot of the tiplu card (a Man: spades-ace rule), if I know it
     ("wild", NUM_KINDS),  # my wild kinds, only when I know the tiplu
     ("my_maal", 1),  # tanh(maal of my cards, no tunnela bonus / MAAL_SCALE), if I know the tiplu
     ("tiplu_drawn", 1),  # public: somebody has seen

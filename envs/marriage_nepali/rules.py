@@ -186,7 +186,8 @@ class NepaliGame(Game):
             return None
         r = self._roles.get(s.tiplu)
         if r is None:
-            r = self._roles[s.tiplu] = wilds.roles(s.tiplu, self.config.printed_jokers)
+            cfg = self.config
+            r = self._roles[s.tiplu] = wilds.roles(s.tiplu, cfg.printed_jokers, cfg.man_tiplu)
         return r
 
     def splitter(self, s: NepaliState) -> combos.Splitter:
@@ -380,14 +381,16 @@ class NepaliGame(Game):
         self._draw_tiplu(s)
 
     def _draw_tiplu(self, s: NepaliState) -> None:
-        """The first shower takes a uniform random stock card (never a printed joker) as the
-        tiplu; it is out of play for the round. An empty stock is recycled first (2N.5, 2N.8);
-        no card left: the round is void."""
+        """The first shower takes a uniform random stock card as the tiplu card; it is out of
+        play for the round. A printed joker is redrawn (``man_tiplu="redraw"``), or is kept
+        and gives the ace of spades the tiplu's role (``"spades_ace"``). An empty stock is
+        recycled first (2N.5, 2N.8); no card left: the round is void."""
         if s.tiplu >= 0:
             return
         s.table.refill()
         stock = s.table.stock
-        options = [i for i, c in enumerate(stock) if c != JOKER]
+        keep_man = self.config.man_tiplu == "spades_ace"
+        options = [i for i, c in enumerate(stock) if keep_man or c != JOKER]
         if not options:
             self._void(s)
             return
@@ -508,6 +511,8 @@ class NepaliGame(Game):
     def render(self, state: NepaliState, symbols: bool = True) -> str:
         t = state.table
         tiplu = card_str(state.tiplu, symbols) if state.tiplu >= 0 else "-"
+        if state.tiplu == JOKER:  # spades-ace rule: the Man is the card, A♠ the role
+            tiplu += f" ({card_str(self.roles(state).tiplu, symbols)} plays as tiplu)"
         session = ""
         if self.config.episode == "match":
             session = (f"deal {state.rounds_played + (not state.over)}  stake "

@@ -32,13 +32,14 @@ def score_hand(hand: str, tiplu: str, seen: bool = False, exposed: str = "",
     ``seen`` and at most 13 cards (3k+1) on the sequence route, ``finish_discards`` lists the
     faces whose discard leaves cards that split into valid combinations and ``combinations``
     one arrangement after the first; on the dublee route with at most 8 cards, the faces whose
-    discard leaves a dublee.
+    discard leaves a dublee. ``tiplu`` is the tiplu card: ``JK`` under ``printed_jokers=3``
+    and ``man_tiplu="spades_ace"`` (A♠ plays as tiplu; ``tiplu_card`` then says ``JK``).
     """
     config = build_config(Config, GAME, flags)
     if route not in ("sequence", "dublee"):
         raise ValueError(f"route {route!r}: expected 'sequence' or 'dublee'")
     t = parse_card(tiplu)
-    role = wilds.roles(t, config.printed_jokers)
+    role = wilds.roles(t, config.printed_jokers, config.man_tiplu)
     cards = parse_cards(hand)
     check_hand(cards, in_play(config, t), range(1, HAND_SIZE + 2), GAME)
     holding = np.bincount(cards, minlength=JOKER + 1).astype(np.int8)

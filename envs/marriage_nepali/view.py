@@ -4,7 +4,8 @@ Public: the stock, the top discard, whether the tiplu has been drawn (not which 
 seat's seen/unseen status, route, exposed tunnelas, shown combinations, fouls and pick-ups.
 The tiplu, the wild cards and one's own maal are shown only to a seat whose observation holds
 them: a seat that has seen (everyone under ``open_maal``), and everyone once the round is over,
-when the settlement reveals the holdings and their maal.
+when the settlement reveals the holdings and their maal. A Man drawn as the tiplu under
+``man_tiplu="spades_ace"`` is shown as the tiplu card, with A♠ as the face that plays as tiplu.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class NepaliView(TableView):
                  {"label": "top discard", "cards": [int(c) for c in t.discard[-1:]]},
                  {"label": "tiplu", "text": drawn}]
         if state.over and state.tiplu >= 0:
-            facts.append({"label": "tiplu card", "cards": [int(state.tiplu)]})
+            facts += _tiplu(game, state, "tiplu card")
         return facts
 
     def seat_notes(self, game, state, seat: int) -> list[dict]:
@@ -59,8 +60,7 @@ class NepaliView(TableView):
             return []
         counted = maal.count_maal(game.holding(state, seat), game.roles(state), game.config, (),
                                   state.seen[seat])
-        return [{"label": "tiplu", "cards": [int(state.tiplu)]},
-                {"label": "my maal", "text": str(counted["maal"])}]
+        return [*_tiplu(game, state, "tiplu"), {"label": "my maal", "text": str(counted["maal"])}]
 
     def private(self, game, state, seat: int) -> dict:
         if not knows_tiplu(game, state, seat) or state.over:
@@ -74,6 +74,16 @@ class NepaliView(TableView):
 
     def round_reports(self, game, state) -> list[dict]:
         return [_report(deal) for deal in _deals(game, state)]
+
+
+def _tiplu(game, state, label: str) -> list[dict]:
+    """The tiplu card, and the face that plays as tiplu when that is another one (a Man
+    drawn under the spades-ace rule: A♠)."""
+    role = game.roles(state).tiplu
+    facts = [{"label": label, "cards": [int(state.tiplu)]}]
+    if role != state.tiplu:
+        facts.append({"label": "plays as tiplu", "cards": [int(role)]})
+    return facts
 
 
 def _deals(game, state) -> list[dict]:
@@ -91,7 +101,8 @@ def _report(r: dict) -> dict:
         return {"title": f"deal {r['round']}: void, nothing left to draw", "lines": [],
                 "hands": []}
     winner = r["winner"]
-    lines = [f"tiplu {r['tiplu']}, poplu {r['poplu']}, jhiplu {r['jhiplu']}; "
+    card = f" (tiplu card {r['tiplu_card']})" if "tiplu_card" in r else ""
+    lines = [f"tiplu {r['tiplu']}{card}, poplu {r['poplu']}, jhiplu {r['jhiplu']}; "
              f"net {' '.join(f'{n:+d}' for n in r['net'])}"]
     hands = [{"seat": q, "melds": [{"cards": kinds(p["holding"].split()), "life": False}],
               "deadwood": [], "penalty": int(p["maal"]), "label": "maal",
