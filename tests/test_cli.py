@@ -178,3 +178,52 @@ def test_score_command_skips_loading_numba():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "hand_value: 36" in out.stdout
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "mariage_v1", "--agents", "random,random", "--seed", "-5"],
+    ["tournament", "mariage_v1", "--agents", "random,heuristic", "--seed", "-5", "--out", "x"],
+])
+def test_a_negative_seed_is_refused_by_name_before_anything_runs(capsys, argv):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--seed: invalid seed_arg value" not in err and "0 or more (got '-5')" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["serve", "--port", "99999"], "port 99999: expected 1..65535"),
+    (["serve", "--max-think", "forever"], "expected seconds"),
+    (["serve", "--db", "/proc/no/such/dir/games.sqlite"], "games.sqlite"),
+])
+def test_serve_refuses_a_bad_setting_in_one_line(capsys, argv, message):
+    pytest.importorskip("fastapi", reason="the web extra")
+    assert main(argv) == 2
+    out = capsys.readouterr()
+    assert message in out.err and len(out.err.strip().splitlines()) == 1
+    assert "taas web table on" not in out.out  # refused before the banner
+
+
+def test_replay_step_prompts_and_runs_to_the_end_when_input_ends(monkeypatch, capsys, tmp_path):
+    import io
+
+    record = tmp_path / "g.json"
+    assert main(["play", "mariage_v1", "--agents", "random,random", "--seed", "3",
+                 "--record", str(record)]) == 0
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n\n"))  # two moves, then the input ends
+    assert main(["replay", str(record), "--step"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Enter: next move> ") == 3 and "(as recorded)" in out
+
+
+def test_a_person_at_the_terminal_learns_the_drawn_seed_only_at_the_end(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    assert main(["play", "mariage_v1", "--human", "0", "--agents", "random"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "seed: hidden until the game ends"
+    seed = int(lines[-1].split()[1])
+    assert lines[-1] == f"seed {seed} (taas play ... --seed {seed} deals these games again)"

@@ -31,7 +31,7 @@ def add_parser(sub) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from taas.web.app import check_listen, parse_seconds, serve
+        from taas.web.app import parse_seconds, serve
     except ImportError as err:
         raise ValueError(
             f"taas serve needs the web extra ({err.name} is missing): from a checkout, "
@@ -39,7 +39,5 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     agents = None if args.agents is None else [a for a in args.agents.split(",") if a]
     max_think = parse_seconds(args.max_think)
-    check_listen(args.host, args.port)
-    print(f"taas web table on http://{args.host}:{args.port}/ (games in {args.db})")
     serve(args.db, args.host, args.port, agents=agents, max_think=max_think, models=args.models)
     return 0

@@ -113,6 +113,7 @@ def serve(db_path: str, host: str = "127.0.0.1", port: int = 8000, **options) ->
 
     check_listen(host, port)
     app = create_app(db_path, **options)
+    print(f"taas web table on http://{host}:{port}/ (games in {db_path})", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
 
 
