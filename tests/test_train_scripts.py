@@ -16,6 +16,7 @@ import taas.arena
 import taas.envs
 from taas.agents.learned.ppo import load_checkpoint
 from taas.training import behaviour_clone, sb3_maskable_ppo, selfplay_ppo
+from taas.training.common import parse_args
 
 TRAINING_COLUMNS = selfplay_ppo.FIELDS[: selfplay_ppo.FIELDS.index("eval_diff")]
 
@@ -28,7 +29,7 @@ def one_torch_thread():
 
 
 def selfplay_args(run_dir, **kw) -> selfplay_ppo.Args:
-    tiny = dict(run_dir=str(run_dir), num_envs=4, num_steps=16, hidden=16, total_steps=256,
+    tiny = dict(run_dir=str(run_dir), num_tables=4, num_steps=16, hidden=16, total_steps=256,
                 snapshot_every=1, eval_every=2, eval_deals=3, save_every=1, progress=False,
                 tensorboard=False)
     return selfplay_ppo.Args(**{**tiny, **kw})
@@ -84,6 +85,42 @@ def test_selfplay_resumes_the_same_curve(tmp_path):
     wa = load_checkpoint(whole / "model.pt")["actor"]
     wb = load_checkpoint(resumed / "model.pt")["actor"]
     assert all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+def test_selfplay_with_the_same_seed_is_the_same_run(tmp_path, capsys):
+    """Snapshots and fixed agents share the tables with the learner (each network one batched
+    forward pass per step): two runs of the same arguments give the same curve and weights,
+    another seed another curve; a finished run says where its model is."""
+    kw = dict(env_id="romme_v1", num_players="2,3", total_steps=192, selfplay_prob=0.3,
+              fixed_opponents="random", eval_every=99, eval_deals=1, eval_opponent="random")
+    a, b = (selfplay_ppo.train(selfplay_args(tmp_path / name, **kw)) for name in "ab")
+    assert f"model: {a / 'model.pt'}" in capsys.readouterr().out
+    assert rows(a) == rows(b) and int(rows(a)[-1]["pool"]) == len(rows(a)) >= 2
+    wa, wb = (load_checkpoint(r / "model.pt")["actor"] for r in (a, b))
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+    other = selfplay_ppo.train(selfplay_args(tmp_path / "c", seed=2, **kw))
+    assert [r["policy_loss"] for r in rows(other)] != [r["policy_loss"] for r in rows(a)]
+
+
+@pytest.mark.parametrize(("kw", "message"), [
+    (dict(total_steps=0), "--total-steps 0: expected a positive number of learner steps"),
+    (dict(env_id="gin_v1"), "selfplay_ppo: unknown env 'gin_v1'"),
+    (dict(num_tables=1, num_players="2,3", env_id="romme_v1"), "--num-tables 1: expected"),
+])
+def test_selfplay_bad_arguments_are_one_line_errors(tmp_path, kw, message):
+    with pytest.raises(SystemExit, match=message) as err:
+        selfplay_ppo.train(selfplay_args(tmp_path, **kw))
+    assert "\n" not in str(err.value) and not (tmp_path / "curve.csv").exists()
+
+
+def test_selfplay_help_shows_every_default(capsys):
+    with pytest.raises(SystemExit):
+        parse_args(selfplay_ppo.Args, "", ["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--num-tables NUM_TABLES tables stepped together" in text
+    assert f"(default: {selfplay_ppo.Args.num_tables})" in text
+    assert "--env-id ENV_ID (default: 'mariage_v1')" in text
+    assert "--tensorboard, --no-tensorboard (default: True)" in text
 
 
 def test_sb3_trains_and_exports_the_same_policy(tmp_path):

@@ -10,6 +10,8 @@ cases play rounds to a real, scored end.
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -160,6 +162,22 @@ def test_arrays_are_preallocated_and_sized_for_the_largest_table():
     assert vec.num_players.tolist() == [2, 4, 2, 4] and vec.rewards.shape == (4, 4)
     assert vec.obs.dtype == np.float32 and vec.mask.dtype == np.int8
     assert vec.obs.shape == (4, vec.observers[0].size)
+
+
+def test_a_pickled_batch_continues_as_the_original_does():
+    """A training checkpoint pickles its tables mid-episode: the copy writes its own arrays."""
+    vec = VectorTables("romme_v1", 3, seed=2, num_players=[2, 3])
+    vec.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.mask]))
+    copy = pickle.loads(pickle.dumps(vec))
+    for _ in range(30):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in vec.mask])
+        vec.step(actions)
+        copy.step(actions)
+        for name in ("obs", "mask", "player", "rewards", "returns", "done"):
+            np.testing.assert_array_equal(getattr(copy, name), getattr(vec, name))
 
 
 def test_bad_actions_are_one_line_errors_and_change_no_table():

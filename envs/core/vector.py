@@ -134,6 +134,18 @@ class VectorTables:
         self.final_states: list = [None] * b
         self._rngs: list[np.random.Generator | None] = [None] * b
 
+    def __getstate__(self) -> dict:
+        """Pickled without the row views (pickle would copy them into arrays of their own, and
+        the rows written after loading would miss ``obs`` and ``mask``): a training checkpoint
+        keeps its tables mid-episode and continues them."""
+        state = self.__dict__.copy()
+        del state["_obs_rows"], state["_mask_rows"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._obs_rows, self._mask_rows = list(self.obs), list(self.mask)
+
     def reset(self, seed: int | Sequence[int] | None = None) -> None:
         """Deal a new episode at every table: ``seed`` reseeds them (an int ``s``: table ``i``
         gets ``s + i``; or one seed per table), ``None`` continues each table's stream."""
