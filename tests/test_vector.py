@@ -164,9 +164,11 @@ def test_arrays_are_preallocated_and_sized_for_the_largest_table():
     assert vec.obs.shape == (4, vec.observers[0].size)
 
 
-def test_a_pickled_batch_continues_as_the_original_does():
-    """A training checkpoint pickles its tables mid-episode: the copy writes its own arrays."""
-    vec = VectorTables("romme_v1", 3, seed=2, num_players=[2, 3])
+@pytest.mark.parametrize("env_id", taas.envs.available_envs())
+def test_a_pickled_batch_continues_as_the_original_does(env_id):
+    """A training checkpoint pickles its tables mid-episode: the copy writes its own arrays,
+    and a rummy table's pile records are views into its state's public record again."""
+    vec = VectorTables(env_id, 3, seed=2)
     vec.reset()
     rng = np.random.default_rng(0)
     for _ in range(5):
