@@ -147,10 +147,19 @@ def test_sb3_trains_and_exports_the_same_policy(tmp_path):
 def test_throughput_benchmark_measures_both_scripts():
     from taas.benchmarks import training
 
-    rows = training.main(["--steps", "64", "--games", "mariage_v1"])
-    assert [r["script"] for r in rows] == ["selfplay_ppo", "sb3_maskable_ppo"]
+    # the current defaults' first update is 4,096 steps: fewer tables keep the test short
+    rows = training.main(["--steps", "64", "--games", "mariage_v1", "--num-tables", "32"])
+    assert [(r["script"], r["config"]) for r in rows] == [
+        ("selfplay_ppo", "previous"), ("selfplay_ppo", "current"),
+        ("sb3_maskable_ppo", "current")]
+    assert [r.get("num_tables") for r in rows] == [16, 32, None]
+    assert rows[1]["ratio"] == pytest.approx(rows[1]["steps_per_s"] / rows[0]["steps_per_s"])
     assert all(r["steps"] >= 64 and r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1
                for r in rows)
+    for r in rows[:2]:  # the phases split the updates' time
+        split = [r[f"{c}_share"] for c in training.COLUMNS]
+        assert all(0 <= x <= 1 for x in split) and sum(split) == pytest.approx(1)
+        assert r["env_stepping_share"] + r["encoding_share"] == pytest.approx(r["env_share"])
 
 
 def test_selfplay_ctrl_c_saves_and_resume_continues_the_same_curve(tmp_path, monkeypatch):
