@@ -102,6 +102,18 @@ def test_selfplay_with_the_same_seed_is_the_same_run(tmp_path, capsys):
     assert [r["policy_loss"] for r in rows(other)] != [r["policy_loss"] for r in rows(a)]
 
 
+@pytest.mark.parametrize("env_id", taas.envs.available_envs())
+def test_selfplay_command_line_trains_every_env(tmp_path, env_id):
+    """The flags that scripts outside the suite pass, on every env (tiny tables and updates)."""
+    run = tmp_path / env_id
+    selfplay_ppo.train(parse_args(selfplay_ppo.Args, "", [
+        "--env-id", env_id, "--total-steps", "8", "--run-dir", str(run), "--eval-every", "1",
+        "--no-progress", "--no-tensorboard", "--num-tables", "2", "--num-steps", "4",
+        "--eval-deals", "1", "--hidden", "8"]))
+    assert [int(r["global_step"]) >= 8 for r in rows(run)] == [True] and rows(run)[0]["eval_diff"]
+    assert load_checkpoint(run / "model.pt")["env_id"] == env_id
+
+
 @pytest.mark.parametrize(("kw", "message"), [
     (dict(total_steps=0), "--total-steps 0: expected a positive number of learner steps"),
     (dict(env_id="gin_v1"), "selfplay_ppo: unknown env 'gin_v1'"),

@@ -293,7 +293,8 @@ def train(args: Args, timings: dict | None = None) -> Path:
                         obs_t = torch.from_numpy(tables.obs[theirs]).to(device)
                         mask_t = torch.from_numpy(tables.mask[theirs]).to(device).bool()
                         with torch.no_grad():
-                            actions[theirs] = sample(snapshots[role], obs_t, mask_t)[0].numpy()
+                            theirs_t = sample(snapshots[role], obs_t, mask_t)[0]
+                        actions[theirs] = theirs_t.cpu().numpy()
                     else:
                         for i in theirs.tolist():
                             actions[i] = fixed[i][-1 - role].act(tables.obs[i], tables.mask[i])
