@@ -118,6 +118,7 @@ def test_selfplay_command_line_trains_every_env(tmp_path, env_id):
     (dict(total_steps=0), "--total-steps 0: expected a positive number of learner steps"),
     (dict(env_id="gin_v1"), "selfplay_ppo: unknown env 'gin_v1'"),
     (dict(num_tables=1, num_players="2,3", env_id="romme_v1"), "--num-tables 1: expected"),
+    (dict(resume=True), "--resume: no .*checkpoint.pt to continue"),
 ])
 def test_selfplay_bad_arguments_are_one_line_errors(tmp_path, kw, message):
     with pytest.raises(SystemExit, match=message) as err:

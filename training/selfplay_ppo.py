@@ -128,6 +128,8 @@ def train(args: Args, timings: dict | None = None) -> Path:
     ckpt_path, model_path, csv_path = (run_dir / n for n in ("checkpoint.pt", "model.pt",
                                                              "curve.csv"))
     if args.resume:
+        if not ckpt_path.exists():
+            raise SystemExit(f"--resume: no {ckpt_path} to continue")
         saved = torch.load(ckpt_path, map_location="cpu", weights_only=False)  # our own file
         if "roles" not in saved:
             raise SystemExit(f"{ckpt_path} was written by an older selfplay_ppo (tables "
