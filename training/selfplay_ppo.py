@@ -239,7 +239,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
     obs_buf = np.zeros((cap, obs_size), np.float32)
     mask_buf = np.zeros((cap, num_actions), np.int8)
     act_buf, next_buf = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
-    logp_buf, val_buf = np.zeros(cap, np.float32), np.zeros(cap, np.float32)
+    logp_buf = np.zeros(cap, np.float32)
     rew_buf, boot_buf, done_buf = np.zeros(cap), np.zeros(cap), np.zeros(cap, np.bool_)
     actions = np.zeros(b, np.int64)
     spent, clock = dict.fromkeys(PHASES, 0.0), 0.0
@@ -276,7 +276,6 @@ def train(args: Args, timings: dict | None = None) -> Path:
                     mask_t = torch.from_numpy(mask_buf[new]).to(device).bool()
                     with torch.no_grad():
                         act_t, logp_t = sample(net, obs_t, mask_t)
-                        val_buf[new] = net.value(obs_t).cpu().numpy()
                     act_buf[new], logp_buf[new] = act_t.cpu().numpy(), logp_t.cpu().numpy()
                     actions[mine] = act_buf[new]
                     lap("inference")
@@ -325,9 +324,14 @@ def train(args: Args, timings: dict | None = None) -> Path:
                 rew_buf[k], boot_buf[k] = (ret - base[i, p]) * args.reward_scale, values
                 pending[i, p], base[i, p] = -1, ret
             rollout_s = time.perf_counter() - started
+            lap("other")
+            # the critic has not changed since the rollout began: one pass values all of it
+            b_obs = torch.from_numpy(obs_buf[:n].copy()).to(device)
+            with torch.no_grad():
+                values = net.value(b_obs).cpu().numpy().astype(np.float64)
+            lap("inference")
 
             # ---- ALGO LOGIC: generalized advantage estimation, per seat's own trajectory
-            values = val_buf[:n].astype(np.float64)
             adv = [0.0] * n
             vals, rew, done, nxt, boot = (a[:n].tolist() for a in (values, rew_buf, done_buf,
                                                                     next_buf, boot_buf))
@@ -337,7 +341,6 @@ def train(args: Args, timings: dict | None = None) -> Path:
                 next_adv = adv[j] if j >= 0 and not done[i] else 0.0
                 delta = rew[i] + args.gamma * next_v - vals[i]
                 adv[i] = delta + args.gamma * args.gae_lambda * next_adv
-            b_obs = torch.from_numpy(obs_buf[:n].copy()).to(device)
             b_mask = torch.from_numpy(mask_buf[:n].copy()).to(device).bool()
             b_act = torch.from_numpy(act_buf[:n].copy()).to(device)
             b_logp = torch.from_numpy(logp_buf[:n].copy()).to(device)
