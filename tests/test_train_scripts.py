@@ -126,6 +126,12 @@ def test_selfplay_bad_arguments_are_one_line_errors(tmp_path, kw, message):
     assert "\n" not in str(err.value) and not (tmp_path / "curve.csv").exists()
 
 
+def test_selfplay_does_not_resume_a_checkpoint_of_the_one_table_at_a_time_script(tmp_path):
+    torch.save({"args": {}, "tables": [], "pool": []}, tmp_path / "checkpoint.pt")
+    with pytest.raises(SystemExit, match=r"older selfplay_ppo .* --init-from"):
+        selfplay_ppo.train(selfplay_args(tmp_path, resume=True))
+
+
 def test_selfplay_help_shows_every_default(capsys):
     with pytest.raises(SystemExit):
         parse_args(selfplay_ppo.Args, "", ["--help"])
