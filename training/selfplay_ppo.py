@@ -18,7 +18,9 @@ a forward pass and the size of an update.
     python -m taas.training.selfplay_ppo --env-id mariage_v1 --total-steps 200000
 
 writes to ``--run-dir``: ``checkpoint.pt`` (everything needed to continue: ``--resume`` picks
-it up after a crash or Ctrl-C and continues the same curve), ``model.pt`` (the playable model,
+it up after a crash or Ctrl-C and continues the same curve; tensors and plain values only, read
+with ``weights_only=True``, so loading one runs no pickled code: each table's episode is kept as
+its deal's generator state and the moves since, and replayed), ``model.pt`` (the playable model,
 ``ppo:RUN_DIR/model.pt``), ``curve.csv`` and ``curve.png`` (the learning curve, evaluated
 against ``heuristic``/``greedy``/``random`` on duplicate deals) and ``tb/`` (TensorBoard).
 Ctrl-C finishes the current update, saves and exits; a second Ctrl-C aborts.
@@ -130,7 +132,11 @@ def train(args: Args, timings: dict | None = None) -> Path:
     if args.resume:
         if not ckpt_path.exists():
             raise SystemExit(f"--resume: no {ckpt_path} to continue")
-        saved = torch.load(ckpt_path, map_location="cpu", weights_only=False)  # our own file
+        try:
+            saved = torch.load(ckpt_path, map_location="cpu", weights_only=True)
+        except Exception as err:  # a file of another kind: torch raises many types
+            raise SystemExit(f"{ckpt_path} is not a selfplay_ppo checkpoint "
+                             f"({type(err).__name__})") from None
         if "roles" not in saved:
             raise SystemExit(f"{ckpt_path} was written by an older selfplay_ppo (tables "
                              "stepped one by one); start a new run from its model.pt with "
@@ -183,9 +189,15 @@ def train(args: Args, timings: dict | None = None) -> Path:
     if args.resume:
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
-        tables, fixed, roles, pending, base, pool, update, global_step = (saved[k] for k in (
-            "tables", "fixed", "roles", "pending", "base", "pool", "update", "global_step"))
-        snapshots = {k: p.to(device) for k, p in saved["snapshots"].items()}
+        tables.restore(saved["tables"])
+        for agents, states in zip(fixed, saved["fixed_rngs"], strict=True):
+            for agent, state in zip(agents, states, strict=True):
+                agent.rng.bit_generator.state = state
+        roles[:], pending[:], base[:] = (np.array(saved[k]) for k in ("roles", "pending", "base"))
+        pool, update, global_step = saved["pool"], saved["update"], saved["global_step"]
+        for k, weights in saved["snapshots"]:
+            snapshots[k] = PolicyNet(obs_size, num_actions, args.hidden, critic=False).to(device)
+            snapshots[k].actor.load_state_dict(weights)
         rng.bit_generator.state = saved["rng"]
         torch.set_rng_state(saved["torch_rng"])
     meta = model_meta(args.env_id, tables.games[:len(table_rules)], obs_size, args.hidden,
@@ -206,9 +218,13 @@ def train(args: Args, timings: dict | None = None) -> Path:
     def save() -> None:
         save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
         torch.save({"args": dataclasses.asdict(args), "net": net.state_dict(),
-                    "optimizer": optimizer.state_dict(), "tables": tables, "fixed": fixed,
-                    "roles": roles, "pending": pending, "base": base, "pool": pool,
-                    "snapshots": {k: p.cpu() for k, p in snapshots.items()},
+                    "optimizer": optimizer.state_dict(), "tables": tables.records(),
+                    "fixed_rngs": [[f.rng.bit_generator.state for f in agents]
+                                   for agents in fixed],
+                    "roles": roles.tolist(), "pending": pending.tolist(), "base": base.tolist(),
+                    "pool": pool, "snapshots": [
+                        [k, {n: v.cpu() for n, v in p.actor.state_dict().items()}]
+                        for k, p in snapshots.items()],
                     "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
                     "update": update, "global_step": global_step}, ckpt_path.with_suffix(".tmp"))
         ckpt_path.with_suffix(".tmp").replace(ckpt_path)

@@ -117,14 +117,6 @@ class ContinentalState(State):
     winner: int = -1
     history: list[dict] = field(default_factory=list)
 
-    def __setstate__(self, state: dict) -> None:
-        """Unpickled (a training checkpoint, a worker process): the table's pile records are
-        views into the state's own array again (pickle stores a view as an array of its own,
-        and the observation would stop seeing the records the table writes)."""
-        self.__dict__.update(state)
-        table, public = self.table, self.public
-        table.discarded_by, table.taken_by = public[:, _DISCARDED], public[:, _TAKEN]
-
     def clone(self) -> ContinentalState:
         """An independent copy: arrays and lists copied, no deepcopy (search clones often)."""
         c = object.__new__(ContinentalState)

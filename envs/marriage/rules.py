@@ -118,13 +118,6 @@ class MarriageState(State):
         """(players, kinds): hands shown by invalid shows (face up)."""
         return self.face_up[3]
 
-    def __setstate__(self, state: dict) -> None:
-        """Unpickled (a training checkpoint, a worker process): the table's pile records are
-        views into the state's own array again (pickle stores a view as an array of its own,
-        and the observation would stop seeing the records the table writes)."""
-        self.__dict__.update(state)
-        self.table.discarded_by, self.table.taken_by = self.face_up[0], self.face_up[1]
-
     def clone(self) -> MarriageState:
         """An independent copy for search: arrays, lists and the dict are copied; the rest
         (ints, the wild flags and finished round records) is never mutated in place, so it is

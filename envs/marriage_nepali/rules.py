@@ -81,13 +81,6 @@ class NepaliState(State):
     history: list[dict] = field(default_factory=list)  # each finished deal (match episodes)
     owed: list[int] = field(default_factory=list)  # foul points for the next winner
 
-    def __setstate__(self, state: dict) -> None:
-        """Unpickled (a training checkpoint, a worker process): the table's pile records are
-        views into the state's own array again (pickle stores a view as an array of its own,
-        and the observation would stop seeing the records the table writes)."""
-        self.__dict__.update(state)
-        self.table.discarded_by, self.table.taken_by = self.records[0], self.records[1]
-
     def clone(self) -> NepaliState:
         """An independent copy for search: arrays and lists copied, the table rebuilt over the
         clone's own record views (``State.clone`` would split them from ``records``)."""

@@ -166,14 +166,6 @@ class RommeState(State):
     version: int = 0  # bumped whenever the table changes
     obs_cache: tuple | None = None  # the observer's table rows (see observation.py)
 
-    def __setstate__(self, state: dict) -> None:
-        """Unpickled (a training checkpoint, a worker process): the table's pile records are
-        views into the state's own array again (pickle stores a view as an array of its own,
-        and the observation would stop seeing the records the table writes)."""
-        self.__dict__.update(state)
-        table, public = self.table, self.public
-        table.discarded_by, table.taken_by = public[:, _DISCARDED], public[:, _TAKEN]
-
     def clone(self) -> RommeState:
         """An independent copy: arrays and lists copied, melds (immutable) and finished
         round records shared."""
