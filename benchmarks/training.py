@@ -1,46 +1,66 @@
-"""Training throughput: learner steps per second of each training script per game, and the
-share of that time spent in the environment rather than in the network.
+"""Training throughput: learner steps per second of each training script per game, the previous
+configuration against the current one in the same run, and where the wall time goes.
 
-Each script trains for ``--steps`` learner steps with evaluation off (pure self-play for
-``selfplay_ppo``, random opponents for ``sb3_maskable_ppo``). The environment's share is then
-measured by replaying as many steps through the same environment alone, with uniformly random
-legal moves instead of the network's (for self-play: every seat's observation, mask and move,
-as the script computes them; for SB3: ``step`` of the single-agent view with its opponents), and
-dividing that time by the script's. Random moves stand in for an untrained policy's, so read the
-share as an estimate. The machine is shared: compare rows of one run, not across runs.
+``selfplay_ppo`` trains ``--steps`` learner steps in pure self-play with evaluation off, twice:
+with the previous defaults (``--num-tables 16 --num-steps 32``: 16 tables, a forward pass of at
+most 16 rows a step, updates of 512 decisions) and with the current ones (``Args``' defaults),
+one thread each. The script times its own phases (``selfplay_ppo.PHASES``): the tables' step
+(the engines' moves and the observation and mask of the next mover), the networks' forward
+passes and sampling, the PPO update, and "other" (the rollout's bookkeeping, advantages,
+checkpoints). Steps/s and the shares are of the updates' time, which is what a long run
+spends; the setup (building the tables and agents) and the final plot are a separate column
+of seconds. The tables' step is split into stepping and
+encoding by replaying as many steps through the same tables with uniformly random legal moves
+and timing the observers' ``encode_into`` inside it (random moves stand in for an untrained
+policy's, so read the split as an estimate). In-process rollouts never wait, so there is no
+waiting column.
 
-    python -m taas.benchmarks.training --steps 2048 --out results/training.json
+``sb3_maskable_ppo`` (on the vector view, against random opponents) is timed once; its
+environment share is replayed the same way through the single-agent view's ``step``. The
+machine is shared: compare rows of one run, not across runs.
+
+    python -m taas.benchmarks.training --steps 8192 --scripts selfplay_ppo --out results/t.json
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
-import taas.agents
 import taas.arena
 import taas.envs
+from taas.envs.core.vector import VectorTables
 
 GAMES = ["continental_v1", "mariage_v1", "marriage_v1", "romme_v1"]
+PREVIOUS = {"num_tables": 16, "num_steps": 32}  # selfplay_ppo's defaults before batched tables
 
 
-def engine_seconds(env_id: str, steps: int, seed: int = 0) -> float:
-    """Self-play's environment work for ``steps`` moves: observe, mask, apply, redeal."""
-    raw = taas.envs.make(env_id, wrapped=False)
-    game, observer, rng = raw.game, raw.observer, np.random.default_rng(seed)
-    start = time.perf_counter()
-    state = game.new_state(rng)
-    for _ in range(steps):
-        player = game.current_player(state)
-        observer.encode(state, player)
-        game.apply_action(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))))
-        if game.is_terminal(state):
-            state = game.new_state(rng)
-    return time.perf_counter() - start
+def encoding_share(env_id: str, num_tables: int, steps: int, seed: int = 0) -> float:
+    """The share of the tables' ``step`` spent in the observers' ``encode_into``, over ``steps``
+    learner steps of random legal moves at ``num_tables`` tables."""
+    tables = VectorTables(env_id, num_tables, seed=seed)
+    spent = [0.0]
+    for observer in {id(o): o for o in tables.observers}.values():
+        def timed(state, player, out, encode=observer.encode_into):
+            start = time.perf_counter()
+            encode(state, player, out)
+            spent[0] += time.perf_counter() - start
+        observer.encode_into = timed  # this instance only: the benchmark's own tables
+    rng = np.random.default_rng(seed)
+    tables.reset()
+    stepping = 0.0
+    for _ in range(max(1, steps // num_tables)):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in tables.mask])
+        start = time.perf_counter()
+        tables.step(actions)
+        stepping += time.perf_counter() - start
+    return min(1.0, spent[0] / stepping)
 
 
 def single_agent_seconds(env_id: str, steps: int, seed: int = 0) -> float:
@@ -57,50 +77,97 @@ def single_agent_seconds(env_id: str, steps: int, seed: int = 0) -> float:
     return time.perf_counter() - start
 
 
-def script_seconds(script: str, env_id: str, steps: int) -> tuple[int, float]:
-    """Learner steps taken and seconds spent by one short training run."""
-    from taas.training import sb3_maskable_ppo, selfplay_ppo
+def selfplay_row(env_id: str, steps: int, config: str, num_tables: int | None = None) -> dict:
+    """One self-play run of at least ``steps`` learner steps (whole updates) with the
+    ``previous`` or ``current`` settings (``num_tables``: instead of the default's): steps/s
+    and each phase's share of the updates' time."""
+    from taas.training import selfplay_ppo
+
+    settings = dict(PREVIOUS) if config == "previous" else {}
+    if config == "current" and num_tables:
+        settings["num_tables"] = num_tables
+    timings: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as run_dir:
+        args = selfplay_ppo.Args(env_id=env_id, run_dir=run_dir, total_steps=steps,
+                                 selfplay_prob=1.0, eval_deals=0, progress=False,
+                                 tensorboard=False, threads=1, **settings)
+        start = time.perf_counter()
+        selfplay_ppo.train(args, timings)
+        seconds = time.perf_counter() - start
+        with open(Path(run_dir) / "curve.csv", newline="") as f:
+            steps = int(list(csv.DictReader(f))[-1]["global_step"])  # whole updates
+    loop = sum(timings.values())  # the updates, without the setup and the final plot
+    encoding = timings["env"] * encoding_share(env_id, args.num_tables, steps)
+    shares = {"env_stepping": timings["env"] - encoding, "encoding": encoding,
+              "inference": timings["inference"], "learning": timings["learning"],
+              "other": timings["other"]}
+    return {"script": "selfplay_ppo", "config": config, "env_id": env_id,
+            "num_tables": args.num_tables, "num_steps": args.num_steps, "steps": steps,
+            "seconds": loop, "setup_seconds": seconds - loop, "steps_per_s": steps / loop,
+            "env_share": timings["env"] / loop,
+            **{f"{k}_share": v / loop for k, v in shares.items()}}
+
+
+def sb3_row(env_id: str, steps: int) -> dict:
+    """One SB3 run (8 envs on the vector view, random opponents) and its replayed env share."""
+    from taas.training import sb3_maskable_ppo
 
     with tempfile.TemporaryDirectory() as run_dir:
+        args = sb3_maskable_ppo.Args(env_id=env_id, run_dir=run_dir, total_steps=steps,
+                                     num_envs=8, n_steps=64, batch_size=128,
+                                     eval_every=10**9, eval_deals=0, progress=False)
         start = time.perf_counter()
-        if script == "selfplay_ppo":
-            args = selfplay_ppo.Args(env_id=env_id, run_dir=run_dir, total_steps=steps,
-                                     num_envs=16, num_steps=32, selfplay_prob=1.0,
-                                     eval_deals=0, progress=False, tensorboard=False)
-            selfplay_ppo.train(args)
-        else:
-            args = sb3_maskable_ppo.Args(env_id=env_id, run_dir=run_dir, total_steps=steps,
-                                         num_envs=8, n_steps=64, batch_size=128,
-                                         eval_every=10**9, eval_deals=0, progress=False)
-            sb3_maskable_ppo.train(args)
+        sb3_maskable_ppo.train(args)
         seconds = time.perf_counter() - start
-    return steps, seconds
+    env_s = single_agent_seconds(env_id, steps)
+    return {"script": "sb3_maskable_ppo", "config": "current", "env_id": env_id,
+            "steps": steps, "seconds": seconds, "steps_per_s": steps / seconds,
+            "env_share": min(1.0, env_s / seconds)}
+
+
+COLUMNS = ("env_stepping", "encoding", "inference", "learning", "other")
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=2048, help="learner steps per run")
-    parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--scripts", default="selfplay_ppo,sb3_maskable_ppo")
+    parser.add_argument("--steps", type=int, default=8192,
+                        help="learner steps per run (default: %(default)s)")
+    parser.add_argument("--games", default=",".join(GAMES),
+                        help="env ids (default: %(default)s)")
+    parser.add_argument("--scripts", default="selfplay_ppo,sb3_maskable_ppo",
+                        help="training scripts (default: %(default)s)")
+    parser.add_argument("--num-tables", type=int,
+                        help="selfplay_ppo's tables in the current configuration (default: its "
+                        "own default)")
     parser.add_argument("--out", help="write the rows as JSON here")
     args = parser.parse_args(argv)
+    if args.steps <= 0:
+        parser.error(f"--steps {args.steps}: expected a positive number of learner steps")
     import matplotlib.pyplot  # noqa: F401  (imported once here, not inside the first timing)
     import torch
 
     torch.set_num_threads(1)
     torch.optim.Adam([torch.zeros(1)])  # its first use imports torch._dynamo: seconds
     rows = []
-    print(f"{'script':<18}{'env':<16}{'steps/s':>9}{'env share':>11}")
+    print(f"{'script':<18}{'env':<16}{'config':<10}{'steps/s':>8}{'ratio':>7}{'env':>6}"
+          + "".join(f"{c.replace('env_', ''):>10}" for c in COLUMNS) + f"{'setup s':>9}")
     for script in args.scripts.split(","):
         for env_id in args.games.split(","):
-            engine_seconds(env_id, 50)  # compile the engine's kernels outside the timing
-            steps, seconds = script_seconds(script, env_id, args.steps)
-            env_time = (engine_seconds if script == "selfplay_ppo" else single_agent_seconds)(
-                env_id, steps)
-            row = {"script": script, "env_id": env_id, "steps": steps, "seconds": seconds,
-                   "steps_per_s": steps / seconds, "env_share": min(1.0, env_time / seconds)}
-            rows.append(row)
-            print(f"{script:<18}{env_id:<16}{row['steps_per_s']:>9.0f}{row['env_share']:>10.0%}")
+            encoding_share(env_id, 2, 50)  # compile the engine's kernels outside the timing
+            if script == "selfplay_ppo":
+                pair = [selfplay_row(env_id, args.steps, c, args.num_tables)
+                        for c in ("previous", "current")]
+                pair[1]["ratio"] = pair[1]["steps_per_s"] / pair[0]["steps_per_s"]
+            else:
+                pair = [sb3_row(env_id, args.steps)]
+            for row in pair:
+                rows.append(row)
+                ratio = f"{row['ratio']:.2f}x" if "ratio" in row else ""
+                split = "".join(f"{row[c + '_share']:>10.0%}" if c + "_share" in row else
+                                f"{'':>10}" for c in COLUMNS)
+                print(f"{script:<18}{env_id:<16}{row['config']:<10}{row['steps_per_s']:>8.0f}"
+                      f"{ratio:>7}{row['env_share']:>6.0%}{split}"
+                      f"{row.get('setup_seconds', float('nan')):>9.1f}", flush=True)
     if args.out:
         with open(args.out, "w") as f:
             json.dump(rows, f, indent=1)

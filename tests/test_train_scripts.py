@@ -16,6 +16,7 @@ import taas.arena
 import taas.envs
 from taas.agents.learned.ppo import load_checkpoint
 from taas.training import behaviour_clone, sb3_maskable_ppo, selfplay_ppo
+from taas.training.common import parse_args
 
 TRAINING_COLUMNS = selfplay_ppo.FIELDS[: selfplay_ppo.FIELDS.index("eval_diff")]
 
@@ -28,7 +29,7 @@ def one_torch_thread():
 
 
 def selfplay_args(run_dir, **kw) -> selfplay_ppo.Args:
-    tiny = dict(run_dir=str(run_dir), num_envs=4, num_steps=16, hidden=16, total_steps=256,
+    tiny = dict(run_dir=str(run_dir), num_tables=4, num_steps=16, hidden=16, total_steps=256,
                 snapshot_every=1, eval_every=2, eval_deals=3, save_every=1, progress=False,
                 tensorboard=False)
     return selfplay_ppo.Args(**{**tiny, **kw})
@@ -90,6 +91,61 @@ def test_selfplay_resumes_the_same_curve(tmp_path, fixed):
     assert all(torch.equal(wa[k], wb[k]) for k in wa)
 
 
+def test_selfplay_with_the_same_seed_is_the_same_run(tmp_path, capsys):
+    """Snapshots and fixed agents share the tables with the learner (each network one batched
+    forward pass per step): two runs of the same arguments give the same curve and weights,
+    another seed another curve; a finished run says where its model is."""
+    kw = dict(env_id="romme_v1", num_players="2,3", total_steps=192, selfplay_prob=0.3,
+              fixed_opponents="random", eval_every=99, eval_deals=1, eval_opponent="random")
+    a, b = (selfplay_ppo.train(selfplay_args(tmp_path / name, **kw)) for name in "ab")
+    assert f"model: {a / 'model.pt'}" in capsys.readouterr().out
+    assert rows(a) == rows(b) and int(rows(a)[-1]["pool"]) == len(rows(a)) >= 2
+    wa, wb = (load_checkpoint(r / "model.pt")["actor"] for r in (a, b))
+    assert all(torch.equal(wa[k], wb[k]) for k in wa)
+    other = selfplay_ppo.train(selfplay_args(tmp_path / "c", seed=2, **kw))
+    assert [r["policy_loss"] for r in rows(other)] != [r["policy_loss"] for r in rows(a)]
+
+
+@pytest.mark.parametrize("env_id", taas.envs.available_envs())
+def test_selfplay_command_line_trains_every_env(tmp_path, env_id):
+    """The flags that scripts outside the suite pass, on every env (tiny tables and updates)."""
+    run = tmp_path / env_id
+    selfplay_ppo.train(parse_args(selfplay_ppo.Args, "", [
+        "--env-id", env_id, "--total-steps", "8", "--run-dir", str(run), "--eval-every", "1",
+        "--no-progress", "--no-tensorboard", "--num-tables", "2", "--num-steps", "4",
+        "--eval-deals", "1", "--hidden", "8"]))
+    assert [int(r["global_step"]) >= 8 for r in rows(run)] == [True] and rows(run)[0]["eval_diff"]
+    assert load_checkpoint(run / "model.pt")["env_id"] == env_id
+
+
+@pytest.mark.parametrize(("kw", "message"), [
+    (dict(total_steps=0), "--total-steps 0: expected a positive number of learner steps"),
+    (dict(env_id="gin_v1"), "selfplay_ppo: unknown env 'gin_v1'"),
+    (dict(num_tables=1, num_players="2,3", env_id="romme_v1"), "--num-tables 1: expected"),
+    (dict(resume=True), "--resume: no .*checkpoint.pt to continue"),
+])
+def test_selfplay_bad_arguments_are_one_line_errors(tmp_path, kw, message):
+    with pytest.raises(SystemExit, match=message) as err:
+        selfplay_ppo.train(selfplay_args(tmp_path, **kw))
+    assert "\n" not in str(err.value) and not (tmp_path / "curve.csv").exists()
+
+
+def test_selfplay_does_not_resume_a_checkpoint_of_the_one_table_at_a_time_script(tmp_path):
+    torch.save({"args": {}, "tables": [], "pool": []}, tmp_path / "checkpoint.pt")
+    with pytest.raises(SystemExit, match=r"older selfplay_ppo .* --init-from"):
+        selfplay_ppo.train(selfplay_args(tmp_path, resume=True))
+
+
+def test_selfplay_help_shows_every_default(capsys):
+    with pytest.raises(SystemExit):
+        parse_args(selfplay_ppo.Args, "", ["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--num-tables NUM_TABLES tables stepped together" in text
+    assert f"(default: {selfplay_ppo.Args.num_tables})" in text
+    assert "--env-id ENV_ID (default: 'mariage_v1')" in text
+    assert "--tensorboard, --no-tensorboard (default: True)" in text
+
+
 def test_sb3_trains_and_exports_the_same_policy(tmp_path):
     args = sb3_maskable_ppo.Args(run_dir=str(tmp_path), opponents="random,heuristic",
                                  total_steps=256, num_envs=2, n_steps=64, batch_size=64,
@@ -114,10 +170,19 @@ def test_sb3_trains_and_exports_the_same_policy(tmp_path):
 def test_throughput_benchmark_measures_both_scripts():
     from taas.benchmarks import training
 
-    rows = training.main(["--steps", "64", "--games", "mariage_v1"])
-    assert [r["script"] for r in rows] == ["selfplay_ppo", "sb3_maskable_ppo"]
+    # the current defaults' first update is 4,096 steps: fewer tables keep the test short
+    rows = training.main(["--steps", "64", "--games", "mariage_v1", "--num-tables", "32"])
+    assert [(r["script"], r["config"]) for r in rows] == [
+        ("selfplay_ppo", "previous"), ("selfplay_ppo", "current"),
+        ("sb3_maskable_ppo", "current")]
+    assert [r.get("num_tables") for r in rows] == [16, 32, None]
+    assert rows[1]["ratio"] == pytest.approx(rows[1]["steps_per_s"] / rows[0]["steps_per_s"])
     assert all(r["steps"] >= 64 and r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1
                for r in rows)
+    for r in rows[:2]:  # the phases split the updates' time
+        split = [r[f"{c}_share"] for c in training.COLUMNS]
+        assert all(0 <= x <= 1 for x in split) and sum(split) == pytest.approx(1)
+        assert r["env_stepping_share"] + r["encoding_share"] == pytest.approx(r["env_share"])
 
 
 def test_selfplay_ctrl_c_saves_and_resume_continues_the_same_curve(tmp_path, monkeypatch):

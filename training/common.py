@@ -17,15 +17,19 @@ from taas.arena.evaluate import duplicate_deals
 
 
 def parse_args(cls, description: str, argv: list[str] | None = None):
-    """A dataclass of arguments as a command line: ``--field-name value`` for every field."""
+    """A dataclass of arguments as a command line: ``--field-name value`` for every field,
+    ``--help`` showing each default."""
     parser = argparse.ArgumentParser(description=description)
     for f in dataclasses.fields(cls):
         flag = "--" + f.name.replace("_", "-")
-        if f.type in (bool, "bool"):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default)
+        kind = {"int": int, "float": float, "str": str, "bool": bool}.get(f.type, f.type)
+        shown = "%(default)r" if kind is str else "%(default)s"
+        text = f"{f.metadata.get('help', '')} (default: {shown})".lstrip()
+        if kind is bool:
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default,
+                                help=text)
         else:
-            kind = {"int": int, "float": float, "str": str}.get(f.type, f.type)
-            parser.add_argument(flag, type=kind, default=f.default, help=f.metadata.get("help"))
+            parser.add_argument(flag, type=kind, default=f.default, help=text)
     return cls(**vars(parser.parse_args(argv)))
 
 

@@ -8,6 +8,13 @@ seat is the learner and the pool fills the others.
 Tables of several sizes (``--num-players 3,4,5,6``) train one network: observations are padded
 to the largest table, so the same model plays every size it has seen.
 
+The ``--num-tables`` tables are stepped together (:class:`~taas.envs.core.vector.VectorTables`:
+every table's observation and mask written in place into one batch): each step runs the
+learner's network once on the rows of all tables where the learner moves, and each pool
+snapshot once on the rows where it moves; fixed agents move table by table. An update learns
+from ``--num-tables`` x ``--num-steps`` learner decisions, so the tables set both the batch of
+a forward pass and the size of an update.
+
     python -m taas.training.selfplay_ppo --env-id mariage_v1 --total-steps 200000
 
 writes to ``--run-dir``: ``checkpoint.pt`` (everything needed to continue: ``--resume`` picks
@@ -34,12 +41,12 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from torch.distributions import Categorical
 from tqdm import tqdm
 
 import taas.agents
 import taas.envs
 from taas.agents.learned.ppo import PolicyNet, model_meta, save_model
+from taas.envs.core.vector import VectorTables
 from taas.training.common import (
     CurveLog,
     eval_opponent,
@@ -59,8 +66,10 @@ class Args:
     run_dir: str = "runs/selfplay"
     seed: int = 1
     total_steps: int = 200_000
-    num_envs: int = 16
-    num_steps: int = 32
+    num_tables: int = field(default=128, metadata={
+        "help": "tables stepped together: the batch of every forward pass"})
+    num_steps: int = field(default=32, metadata={
+        "help": "learner decisions per table per update"})
     hidden: int = 128
     learning_rate: float = 2.5e-4
     gamma: float = 0.99
@@ -98,143 +107,132 @@ FIELDS = ["update", "global_step", "episodes", "episode_return", "policy_loss", 
           "eval_diff_high", "eval_win_rate"]
 # arguments a resumed run may change; everything else comes from the checkpoint
 RESUMABLE = ("total_steps", "progress", "tensorboard", "resume", "device")
+# where the wall time goes (``train(args, timings)`` adds each update's seconds to these)
+PHASES = ("env", "inference", "learning", "other")
+LEARNER = 0  # roles[i, seat]: 0 the learner, k > 0 the pool snapshot numbered k, -j-1 fixed j
 
 
-@dataclass
-class Table:
-    """One table: its engine, whose policy plays each seat this episode (``None`` = learner),
-    and per seat the index of its last transition awaiting a reward and the return then."""
-
-    game: object
-    observer: object
-    rng: np.random.Generator
-    fixed: list  # the fixed opponents, built for this table's rules
-    state: object = None
-    roles: list = field(default_factory=list)
-    pending: list = field(default_factory=list)
-    base: np.ndarray = None
-    dealt: dict = None  # the generator's state before this episode's deal
-    moves: list = field(default_factory=list)  # the actions since: with ``dealt``, the state
+def sample(net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor):
+    """Actions drawn from the masked policy and their log-probabilities (no ``Categorical``:
+    its argument checks cost more than the network at a table's batch size)."""
+    logp = torch.log_softmax(net.logits(obs, mask), -1)
+    actions = torch.multinomial(logp.exp(), 1)
+    return actions.squeeze(1), logp.gather(1, actions).squeeze(1)
 
 
-def table_record(t: Table, nets: list) -> dict:
-    """A table as plain values (a resumable checkpoint holds no pickled objects); the
-    snapshots its roles use are appended to ``nets`` and named by their index there."""
-    def role(r):
-        if r is None:
-            return None
-        if isinstance(r, PolicyNet):
-            if all(n is not r for n in nets):
-                nets.append(r)
-            return ["net", next(i for i, n in enumerate(nets) if n is r)]
-        return ["fixed", next(i for i, f in enumerate(t.fixed) if f is r)]
-
-    return {"rng": t.rng.bit_generator.state, "dealt": t.dealt, "moves": list(t.moves),
-            "roles": [role(r) for r in t.roles], "pending": list(t.pending),
-            "base": t.base.tolist(), "fixed_rngs": [f.rng.bit_generator.state for f in t.fixed]}
-
-
-def restore_table(t: Table, record: dict, nets: list) -> None:
-    """Set ``t`` to a :func:`table_record`: re-deal and replay its episode."""
-    t.rng.bit_generator.state = record["dealt"]
-    t.state, t.dealt = t.game.new_state(t.rng), record["dealt"]
-    for a in record["moves"]:
-        t.game.apply_action(t.state, a)
-    t.moves = list(record["moves"])
-    t.rng.bit_generator.state = record["rng"]
-    t.roles = [None if r is None else nets[r[1]] if r[0] == "net" else t.fixed[r[1]]
-               for r in record["roles"]]
-    t.pending, t.base = list(record["pending"]), np.array(record["base"])
-    for f, state in zip(t.fixed, record["fixed_rngs"], strict=True):
-        f.rng.bit_generator.state = state
-
-
-def train(args: Args) -> Path:
+def train(args: Args, timings: dict | None = None) -> Path:
+    """Train, and return the run folder. ``timings``, if given, gets each phase's seconds
+    (``PHASES``; the throughput benchmark reads them)."""
+    if args.total_steps <= 0:
+        raise SystemExit(f"--total-steps {args.total_steps}: expected a positive number of "
+                         "learner steps")
     run_dir = Path(args.run_dir)
     ckpt_path, model_path, csv_path = (run_dir / n for n in ("checkpoint.pt", "model.pt",
                                                              "curve.csv"))
     if args.resume:
-        saved = torch.load(ckpt_path, map_location="cpu", weights_only=True)
+        if not ckpt_path.exists():
+            raise SystemExit(f"--resume: no {ckpt_path} to continue")
+        try:
+            saved = torch.load(ckpt_path, map_location="cpu", weights_only=True)
+        except Exception as err:  # a file of another kind: torch raises many types
+            raise SystemExit(f"{ckpt_path} is not a selfplay_ppo checkpoint "
+                             f"({type(err).__name__})") from None
+        if "roles" not in saved:
+            raise SystemExit(f"{ckpt_path} was written by an older selfplay_ppo (tables "
+                             "stepped one by one); start a new run from its model.pt with "
+                             "--init-from")
         args = Args(**{**saved["args"], **{k: getattr(args, k) for k in RESUMABLE}})
     elif ckpt_path.exists():
         raise SystemExit(f"{ckpt_path} exists: pass --resume to continue it, or another --run-dir")
-    run_dir.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     device = torch.device(args.device)
     rules = parse_rules(args.rules)
-    sizes = [int(n) for n in args.num_players.split(",") if n] or [None]
-    table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes]
+    sizes = [int(n) for n in args.num_players.split(",") if n]
+    if args.num_tables < max(1, len(sizes)):
+        raise SystemExit(f"--num-tables {args.num_tables}: expected at least one table per "
+                         f"table size ({max(1, len(sizes))})")
+    table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes or [None]]
     fixed_specs = [s for s in args.fixed_opponents.split(",") if s]
-    evaluated_against = args.eval_opponent or eval_opponent(args.env_id)
 
-    # ---- env setup: one engine per table size, tables cycle through the sizes --------------
-    raws = [taas.envs.make(args.env_id, wrapped=False, **r) for r in table_rules]
-    obs_size, num_actions = raws[0].observer.low.shape[0], raws[0].game.num_actions
-    if {(r.observer.low.shape[0], r.game.num_actions) for r in raws} != {(obs_size, num_actions)}:
-        raise SystemExit(f"{args.env_id}: table sizes {sizes} have different observation sizes")
-    seeds = np.random.SeedSequence(args.seed).spawn(args.num_envs + 1)
-    rng = np.random.default_rng(seeds[-1])  # roles and minibatch order
-    tables = []
-    for i in range(args.num_envs):
-        raw, r = raws[i % len(raws)], table_rules[i % len(raws)]
-        fixed = [taas.agents.make(s, args.env_id, seed=args.seed * 1000 + i, config=r)
-                 for s in fixed_specs]
-        tables.append(Table(raw.game, raw.observer, np.random.default_rng(seeds[i]), fixed))
+    # ---- env setup: B tables stepped together, cycling through the table sizes ------------
+    seeds = np.random.SeedSequence(args.seed)
+    rng = np.random.default_rng(seeds.spawn(1)[0])  # roles and minibatch order
+    try:
+        tables = VectorTables(args.env_id, args.num_tables,
+                              seed=seeds.generate_state(args.num_tables).tolist(),
+                              num_players=sizes or None, **rules)
+        evaluated_against = args.eval_opponent or eval_opponent(args.env_id)
+    except ValueError as err:
+        raise SystemExit(f"selfplay_ppo: {err}") from None
+    run_dir.mkdir(parents=True, exist_ok=True)
+    obs_size, num_actions, b = tables.obs_size, tables.num_actions, args.num_tables
+    rows = np.arange(b)
+    fixed = [[taas.agents.make(s, args.env_id, seed=args.seed * 1000 + i,
+                               config=table_rules[i % len(table_rules)]) for s in fixed_specs]
+             for i in range(b)]  # fixed[i][j]: fixed opponent j, built for table i's rules
+    # per table and seat: its role this episode, the buffer index of its last transition
+    # awaiting a reward (-1: none) and its return when it made that decision
+    roles = np.zeros((b, tables.max_players), np.int64)
+    pending = np.full((b, tables.max_players), -1, np.int64)
+    base = np.zeros((b, tables.max_players))
 
     # ---- the network, the optimizer and the pool of past selves ----------------------------
     net = PolicyNet(obs_size, num_actions, args.hidden).to(device)
-    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
-    pool: list[PolicyNet] = []  # snapshots: actor only
+    # fused: one kernel for all parameters, not a Python loop over them (on CPU too)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
+    snapshots: dict[int, PolicyNet] = {}  # actor-only snapshots that some seat plays
+    pool: list[int] = []  # the numbers of the snapshots new episodes draw from
     update, global_step = 0, 0
     if args.init_from and not args.resume:
         warm_start(net, args, obs_size, num_actions)
     if args.resume:
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
-        nets = []
-        for weights in saved["nets"]:
-            nets.append(PolicyNet(obs_size, num_actions, args.hidden, critic=False).to(device))
-            nets[-1].actor.load_state_dict(weights)
-        pool = [nets[i] for i in saved["pool"]]
-        for t, record in zip(tables, saved["tables"], strict=True):
-            restore_table(t, record, nets)
-        update, global_step = saved["update"], saved["global_step"]
+        tables.restore(saved["tables"])
+        for agents, states in zip(fixed, saved["fixed_rngs"], strict=True):
+            for agent, state in zip(agents, states, strict=True):
+                agent.rng.bit_generator.state = state
+        roles[:], pending[:], base[:] = (np.array(saved[k]) for k in ("roles", "pending", "base"))
+        pool, update, global_step = saved["pool"], saved["update"], saved["global_step"]
+        for k, weights in saved["snapshots"]:
+            snapshots[k] = PolicyNet(obs_size, num_actions, args.hidden, critic=False).to(device)
+            snapshots[k].actor.load_state_dict(weights)
         rng.bit_generator.state = saved["rng"]
         torch.set_rng_state(saved["torch_rng"])
-    meta = model_meta(args.env_id, [r.game for r in raws], obs_size, args.hidden,
+    meta = model_meta(args.env_id, tables.games[:len(table_rules)], obs_size, args.hidden,
                       dataclasses.asdict(args), "selfplay_ppo", args.deterministic)
 
-    def deal(t: Table) -> None:
-        """A new episode at table ``t`` with fresh roles drawn for its seats."""
-        n = t.game.num_players
-        t.dealt, t.moves = t.rng.bit_generator.state, []
-        t.state = t.game.new_state(t.rng)
-        t.pending, t.base = [-1] * n, np.zeros(n)
-        t.roles = [None] * n
-        if (t.fixed or pool) and rng.random() >= args.selfplay_prob:
+    def deal(i: int) -> None:
+        """Fresh roles for the seats of table ``i``, whose new episode was just dealt."""
+        n = int(tables.num_players[i])
+        roles[i], pending[i], base[i] = LEARNER, -1, 0.0
+        if (fixed_specs or pool) and rng.random() >= args.selfplay_prob:
             for seat in range(n):
-                group = t.fixed if t.fixed and (not pool or rng.random() < args.fixed_prob) \
-                    else pool
-                t.roles[seat] = group[int(rng.integers(len(group)))]
-            t.roles[int(rng.integers(n))] = None
+                if fixed_specs and (not pool or rng.random() < args.fixed_prob):
+                    roles[i, seat] = -1 - int(rng.integers(len(fixed_specs)))
+                else:
+                    roles[i, seat] = pool[int(rng.integers(len(pool)))]
+            roles[i, int(rng.integers(n))] = LEARNER
 
     def save() -> None:
         save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
-        nets = list(pool)
-        records = [table_record(t, nets) for t in tables]
         torch.save({"args": dataclasses.asdict(args), "net": net.state_dict(),
-                    "optimizer": optimizer.state_dict(), "pool": list(range(len(pool))),
-                    "nets": [{k: v.cpu() for k, v in n.actor.state_dict().items()}
-                             for n in nets],
-                    "tables": records, "rng": rng.bit_generator.state,
-                    "torch_rng": torch.get_rng_state(), "update": update,
-                    "global_step": global_step}, ckpt_path.with_suffix(".tmp"))
+                    "optimizer": optimizer.state_dict(), "tables": tables.records(),
+                    "fixed_rngs": [[f.rng.bit_generator.state for f in agents]
+                                   for agents in fixed],
+                    "roles": roles.tolist(), "pending": pending.tolist(), "base": base.tolist(),
+                    "pool": pool, "snapshots": [
+                        [k, {n: v.cpu() for n, v in p.actor.state_dict().items()}]
+                        for k, p in snapshots.items()],
+                    "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
+                    "update": update, "global_step": global_step}, ckpt_path.with_suffix(".tmp"))
         ckpt_path.with_suffix(".tmp").replace(ckpt_path)
 
     if not args.resume:
-        for t in tables:
-            deal(t)
+        tables.reset()
+        for i in range(b):
+            deal(i)
     log = CurveLog(csv_path, FIELDS, resume_update=update)
     writer = None
     if args.tensorboard:
@@ -251,109 +249,129 @@ def train(args: Args) -> Path:
 
     in_main = threading.current_thread() is threading.main_thread()
     old_handler = signal.signal(signal.SIGINT, on_sigint) if in_main else None
-    batch_size = args.num_envs * args.num_steps
+    batch_size = b * args.num_steps
+    # the rollout's buffers: a step adds at most one transition per table past batch_size
+    cap = batch_size + b
+    obs_buf = np.zeros((cap, obs_size), np.float32)
+    mask_buf = np.zeros((cap, num_actions), np.int8)
+    act_buf, next_buf = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
+    logp_buf = np.zeros(cap, np.float32)
+    rew_buf, boot_buf, done_buf = np.zeros(cap), np.zeros(cap), np.zeros(cap, np.bool_)
+    actions = np.zeros(b, np.int64)
+    spent, clock = dict.fromkeys(PHASES, 0.0), 0.0
+
+    def lap(phase: str) -> None:
+        """Charge the seconds since the last lap to ``phase``."""
+        nonlocal clock
+        now = time.perf_counter()
+        spent[phase] += now - clock
+        clock = now
+
     bar = tqdm(total=args.total_steps, initial=global_step, disable=not args.progress,
                unit="step", desc=args.env_id)
     try:
         while global_step < args.total_steps and not stop:
             update += 1
-            started = time.perf_counter()
+            started = clock = time.perf_counter()
+
             # ---- ALGO LOGIC: rollout. Each step, every table's player to move acts; the
             # learner's decisions become transitions, each rewarded with the change in its
             # seat's return until that seat's next decision (or the end of the episode).
-            obs_l, mask_l, act_l, logp_l, val_l = [], [], [], [], []
-            rew_l, done_l, next_l, boot_l = [], [], [], []
+            n, episodes = 0, 0
             finished: list[float] = []  # learner returns in episodes against the pool
-            episodes = 0
-            while len(act_l) < batch_size:
-                groups: dict[int, tuple] = {}
-                for t in tables:
-                    p = t.game.current_player(t.state)
-                    role = t.roles[p]
-                    groups.setdefault(id(role), (role, []))[1].append((t, p))
-                for role, members in groups.values():
-                    if role is not None and not isinstance(role, PolicyNet):  # a fixed agent
-                        actions = [role.act(t.observer.encode(t.state, p), t.game.legal_mask(
-                            t.state)) for t, p in members]
-                    else:
-                        obs = np.stack([t.observer.encode(t.state, p) for t, p in members])
-                        mask = np.stack([t.game.legal_mask(t.state) for t, p in members])
-                        obs_t = torch.as_tensor(obs, dtype=torch.float32, device=device)
-                        mask_t = torch.as_tensor(mask, device=device).bool()
+            while n < batch_size:
+                seat = tables.player
+                who = roles[rows, seat]
+                mine = np.flatnonzero(who == LEARNER)
+                if mine.size:
+                    k, new = np.arange(n, n + mine.size), slice(n, n + mine.size)
+                    np.take(tables.obs, mine, axis=0, out=obs_buf[new])
+                    np.take(tables.mask, mine, axis=0, out=mask_buf[new])
+                    lap("other")
+                    obs_t = torch.from_numpy(obs_buf[new]).to(device)
+                    mask_t = torch.from_numpy(mask_buf[new]).to(device).bool()
+                    with torch.no_grad():
+                        act_t, logp_t = sample(net, obs_t, mask_t)
+                    act_buf[new], logp_buf[new] = act_t.cpu().numpy(), logp_t.cpu().numpy()
+                    actions[mine] = act_buf[new]
+                    lap("inference")
+                    s = seat[mine]
+                    ret, prev = tables.returns[mine, s], pending[mine, s]
+                    waiting = prev >= 0
+                    rew_buf[prev[waiting]] = (ret[waiting] - base[mine, s][waiting]) \
+                        * args.reward_scale
+                    next_buf[prev[waiting]] = k[waiting]
+                    rew_buf[new], done_buf[new], next_buf[new], boot_buf[new] = 0, False, -1, 0
+                    pending[mine, s], base[mine, s] = k, ret
+                    n += mine.size
+                for role in np.unique(who[who != LEARNER]).tolist():
+                    theirs = np.flatnonzero(who == role)
+                    if role > 0:  # a snapshot: one forward pass for all its tables
+                        obs_t = torch.from_numpy(tables.obs[theirs]).to(device)
+                        mask_t = torch.from_numpy(tables.mask[theirs]).to(device).bool()
                         with torch.no_grad():
-                            dist = Categorical(logits=(role or net).logits(obs_t, mask_t))
-                            act_t = dist.sample()
-                        actions = act_t.tolist()
-                        if role is None:
-                            with torch.no_grad():
-                                values = net.value(obs_t).tolist()
-                            logps = dist.log_prob(act_t).tolist()
-                            for j, (t, p) in enumerate(members):
-                                ret = t.game.returns(t.state)[p]
-                                if t.pending[p] >= 0:
-                                    rew_l[t.pending[p]] = (ret - t.base[p]) * args.reward_scale
-                                    next_l[t.pending[p]] = len(act_l)
-                                t.pending[p], t.base[p] = len(act_l), ret
-                                obs_l.append(obs[j])
-                                mask_l.append(mask[j])
-                                act_l.append(actions[j])
-                                logp_l.append(logps[j])
-                                val_l.append(values[j])
-                                rew_l.append(0.0)
-                                done_l.append(False)
-                                next_l.append(-1)
-                                boot_l.append(0.0)
-                    for (t, _), a in zip(members, actions, strict=True):
-                        t.game.apply_action(t.state, a)
-                        t.moves.append(a)
-                        if t.game.is_terminal(t.state):
-                            returns = t.game.returns(t.state)
-                            for p, k in enumerate(t.pending):
-                                if k >= 0:
-                                    rew_l[k] = (returns[p] - t.base[p]) * args.reward_scale
-                                    done_l[k] = True
-                            if any(r is not None for r in t.roles):
-                                finished += [returns[p] for p, r in enumerate(t.roles)
-                                             if r is None]
-                            episodes += 1
-                            deal(t)
+                            theirs_t = sample(snapshots[role], obs_t, mask_t)[0]
+                        actions[theirs] = theirs_t.cpu().numpy()
+                    else:
+                        for i in theirs.tolist():
+                            actions[i] = fixed[i][-1 - role].act(tables.obs[i], tables.mask[i])
+                lap("inference")
+                tables.step(actions)
+                lap("env")
+                for i in np.flatnonzero(tables.done).tolist():
+                    final, seats = tables.final_returns[i], range(tables.num_players[i])
+                    for p in seats:
+                        if pending[i, p] >= 0:
+                            rew_buf[pending[i, p]] = (final[p] - base[i, p]) * args.reward_scale
+                            done_buf[pending[i, p]] = True
+                    if (roles[i] != LEARNER).any():
+                        finished += [float(final[p]) for p in seats if roles[i, p] == LEARNER]
+                    episodes += 1
+                    deal(i)
             # the rollout ends mid-episode: bootstrap each waiting transition from its value
-            cut = [(t, p, k) for t in tables for p, k in enumerate(t.pending) if k >= 0]
-            if cut:
-                obs = np.stack([t.observer.encode(t.state, p) for t, p, _ in cut])
-                obs_t = torch.as_tensor(obs, dtype=torch.float32, device=device)
+            cut = np.argwhere(pending >= 0)
+            if len(cut):
+                obs = np.stack([tables.observers[i].encode(tables.states[i], p)
+                                for i, p in cut.tolist()])
                 with torch.no_grad():
-                    values = net.value(obs_t).tolist()
-                for (t, p, k), v in zip(cut, values, strict=True):
-                    ret = t.game.returns(t.state)[p]
-                    rew_l[k], boot_l[k] = (ret - t.base[p]) * args.reward_scale, v
-                    t.pending[p], t.base[p] = -1, ret
+                    values = net.value(torch.from_numpy(obs).to(device)).cpu().numpy()
+                i, p = cut.T
+                k, ret = pending[i, p], tables.returns[i, p]
+                rew_buf[k], boot_buf[k] = (ret - base[i, p]) * args.reward_scale, values
+                pending[i, p], base[i, p] = -1, ret
             rollout_s = time.perf_counter() - started
+            lap("other")
+            # the critic has not changed since the rollout began: one pass values all of it
+            b_obs = torch.from_numpy(obs_buf[:n].copy()).to(device)
+            with torch.no_grad():
+                values = net.value(b_obs).cpu().numpy().astype(np.float64)
+            lap("inference")
 
             # ---- ALGO LOGIC: generalized advantage estimation, per seat's own trajectory
-            n = len(act_l)
-            values = np.array(val_l)
-            adv = np.zeros(n)
+            adv = [0.0] * n
+            vals, rew, done, nxt, boot = (a[:n].tolist() for a in (values, rew_buf, done_buf,
+                                                                    next_buf, boot_buf))
             for i in reversed(range(n)):
-                nxt = next_l[i]
-                next_v = 0.0 if done_l[i] else values[nxt] if nxt >= 0 else boot_l[i]
-                next_adv = adv[nxt] if nxt >= 0 and not done_l[i] else 0.0
-                delta = rew_l[i] + args.gamma * next_v - values[i]
+                j = nxt[i]
+                next_v = 0.0 if done[i] else vals[j] if j >= 0 else boot[i]
+                next_adv = adv[j] if j >= 0 and not done[i] else 0.0
+                delta = rew[i] + args.gamma * next_v - vals[i]
                 adv[i] = delta + args.gamma * args.gae_lambda * next_adv
-            b_obs = torch.as_tensor(np.stack(obs_l), device=device)
-            b_mask = torch.as_tensor(np.stack(mask_l), device=device).bool()
-            b_act = torch.as_tensor(act_l, device=device)
-            b_logp = torch.as_tensor(logp_l, device=device)
+            b_mask = torch.from_numpy(mask_buf[:n].copy()).to(device).bool()
+            b_act = torch.from_numpy(act_buf[:n].copy()).to(device)
+            b_logp = torch.from_numpy(logp_buf[:n].copy()).to(device)
             b_adv = torch.as_tensor(adv, dtype=torch.float32, device=device)
             b_ret = b_adv + torch.as_tensor(values, dtype=torch.float32, device=device)
+            lap("other")
 
             # ---- ALGO LOGIC: PPO clipped-objective update on the learner's transitions
             clipfracs, kls = [], []
             for _ in range(args.update_epochs):
                 for mb in np.array_split(rng.permutation(n), args.num_minibatches):
                     mb = torch.as_tensor(mb, device=device)
-                    dist = Categorical(logits=net.logits(b_obs[mb], b_mask[mb]))
-                    logratio = dist.log_prob(b_act[mb]) - b_logp[mb]
+                    mb_obs = b_obs[mb]  # gathered once for both networks
+                    logp_all = torch.log_softmax(net.logits(mb_obs, b_mask[mb]), -1)
+                    logratio = logp_all.gather(1, b_act[mb][:, None]).squeeze(1) - b_logp[mb]
                     ratio = logratio.exp()
                     with torch.no_grad():
                         kls.append(((ratio - 1) - logratio).mean().item())
@@ -365,19 +383,24 @@ def train(args: Args) -> Path:
                         -mb_adv * ratio,
                         -mb_adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef),
                     ).mean()
-                    v_loss = 0.5 * ((net.value(b_obs[mb]) - b_ret[mb]) ** 2).mean()
-                    # masked entropy: illegal actions have probability ~0 and contribute ~0
-                    entropy = dist.entropy().mean()
+                    v_loss = 0.5 * ((net.value(mb_obs) - b_ret[mb]) ** 2).mean()
+                    # masked entropy: illegal actions have probability 0 and contribute 0
+                    entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
                     loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
                     optimizer.zero_grad()
                     loss.backward()
-                    torch.nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm,
+                                                   foreach=True)
                     optimizer.step()
             global_step += n
             if update % args.snapshot_every == 0:
                 snapshot = PolicyNet(obs_size, num_actions, args.hidden, critic=False).to(device)
                 snapshot.actor.load_state_dict(net.actor.state_dict())
-                pool = [*pool, snapshot][-args.pool_size:]
+                snapshots[update] = snapshot
+                pool = [*pool, update][-args.pool_size:]
+            # a snapshot out of the pool is kept while some seat still plays it
+            snapshots = {k: p for k, p in snapshots.items() if k in pool or (roles == k).any()}
+            lap("learning")
 
             # ---- logging, evaluation on duplicate deals, checkpoints
             row = {"update": update, "global_step": global_step, "episodes": episodes,
@@ -388,8 +411,7 @@ def train(args: Args) -> Path:
             done_now = global_step >= args.total_steps or bool(stop)
             if update % args.eval_every == 0 or done_now:
                 save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
-                eval_rules = table_rules[0]
-                row.update(evaluate(model_path, args.env_id, eval_rules, evaluated_against,
+                row.update(evaluate(model_path, args.env_id, table_rules[0], evaluated_against,
                                     args.eval_deals, args.eval_seed))
             if update % args.save_every == 0 or done_now or stop:  # Ctrl-C during the eval
                 save()
@@ -405,14 +427,20 @@ def train(args: Args) -> Path:
             bar.update(n)
             if "eval_diff" in row:
                 bar.set_postfix(vs=f"{evaluated_against} {row['eval_diff']:+.3f}")
+            lap("other")
     finally:
         bar.close()
         if writer:
             writer.close()
         if in_main:
             signal.signal(signal.SIGINT, old_handler)
+        if timings is not None:
+            for phase, seconds in spent.items():
+                timings[phase] = timings.get(phase, 0.0) + seconds
     plot_curve(csv_path, run_dir / "curve.png",
                f"{args.env_id} self-play PPO, evaluated against {evaluated_against}")
+    print(f"model: {model_path} (play it as ppo:{model_path}); resume with --resume "
+          f"--run-dir {run_dir}")
     return run_dir
 
 

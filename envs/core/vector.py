@@ -133,6 +133,8 @@ class VectorTables:
         self.states: list = [None] * b
         self.final_states: list = [None] * b
         self._rngs: list[np.random.Generator | None] = [None] * b
+        self._dealt: list[dict | None] = [None] * b  # each generator's state before the deal
+        self._moves: list[list[int]] = [[] for _ in range(b)]  # each episode's actions so far
 
     def reset(self, seed: int | Sequence[int] | None = None) -> None:
         """Deal a new episode at every table: ``seed`` reseeds them (an int ``s``: table ``i``
@@ -170,6 +172,7 @@ class VectorTables:
         np.copyto(self._before, returns)
         for i, (game, state, a) in enumerate(zip(games, states, acts, strict=True)):
             game.apply_legal(state, a)
+            self._moves[i].append(a)
             returns[i, : game.num_players] = game.returns(state)
             if game.is_terminal(state):
                 ended.append(i)
@@ -185,8 +188,38 @@ class VectorTables:
             self.final_states[i] = states[i]
             self._deal(i)
 
+    def records(self) -> list[dict]:
+        """Every table's episode as plain values, for a checkpoint that loads without running
+        pickled code: its generator's state before the deal (``dealt``), the actions since
+        (``moves``) and its generator's state now (``rng``); :meth:`restore` replays them."""
+        return [{"dealt": d, "moves": list(m), "rng": r.bit_generator.state}
+                for d, m, r in zip(self._dealt, self._moves, self._rngs, strict=True)]
+
+    def restore(self, records: Sequence[dict]) -> None:
+        """Set every table to the episode of :meth:`records`: dealt again from the saved
+        generator state and replayed move by move (the engines are deterministic given the
+        deal's generator), then the generator set to continue where it was."""
+        if len(records) != self.num_tables:
+            raise ValueError(f"{len(records)} table records for {self.num_tables} tables")
+        for i, record in enumerate(records):
+            rng = self._rngs[i] = np.random.default_rng()
+            rng.bit_generator.state = record["dealt"]
+            self._deal(i)
+            game, state = self.games[i], self.states[i]
+            for a in record["moves"]:
+                game.apply_action(state, a)
+            self._moves[i] = list(record["moves"])
+            rng.bit_generator.state = record["rng"]
+            self.returns[i, : game.num_players] = game.returns(state)
+            self._observe(i)
+        self.rewards.fill(0.0)
+        self.done.fill(False)
+        self.truncated.fill(False)
+        self.final_returns.fill(0.0)
+
     def _deal(self, i: int) -> None:
         game = self.games[i]
+        self._dealt[i], self._moves[i] = self._rngs[i].bit_generator.state, []
         state = self.states[i] = game.new_state(self._rngs[i])
         self.returns[i, : game.num_players] = game.returns(state)
         self._observe(i)
