@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import taas.agents
+import taas.arena
 import taas.envs
 
 
@@ -16,9 +17,9 @@ def first_observation(env, seed):
 def test_a_numpy_integer_seed_deals_as_the_int_does(seed):
     env = taas.envs.make("mariage_v1")
     assert np.array_equal(first_observation(env, seed), first_observation(env, 5))
-    single = taas.agents.single_agent_env("mariage_v1", seed=seed)
+    single = taas.arena.single_agent_env("mariage_v1", seed=seed)
     assert np.array_equal(single.reset()[0],
-                          taas.agents.single_agent_env("mariage_v1", seed=5).reset()[0])
+                          taas.arena.single_agent_env("mariage_v1", seed=5).reset()[0])
 
 
 @pytest.mark.parametrize("seed", [np.array(True), np.array([5]), np.array(-1), np.array(1.5)])
