@@ -19,8 +19,7 @@ SPEC = GameSpec(
             "the standard Sixty-Six strategy: claims at 66, marriages, closes on sure tricks"),
         "pimc": AgentEntry(
             "taas.agents.search.pimc:PIMCAgent",
-            "perfect-information Monte Carlo: every move played out by the rule-of-thumb player "
-            "in pimc:N dealt worlds (or pimc:0.2s a move); solved once the talon is closed"),
+            "perfect-information Monte Carlo: every move played out in pimc:N worlds or pimc:0.2s"),
     },
     default_opponent="heuristic",
     model="mariage",
