@@ -17,6 +17,9 @@ SPEC = GameSpec(
         "heuristic": AgentEntry(
             "taas.agents.heuristic.mariage:MariageHeuristicAgent",
             "the standard Sixty-Six strategy: claims at 66, marriages, closes on sure tricks"),
+        "pimc": AgentEntry(
+            "taas.agents.search.pimc:PIMCAgent",
+            "perfect-information Monte Carlo: every move played out in pimc:N worlds or pimc:0.2s"),
     },
     default_opponent="heuristic",
     model="mariage",

@@ -149,6 +149,33 @@ def test_endgame_solver_equals_exhaustive_search(rules):
         assert _exhaustive(game, after, n) == expected
 
 
+@pytest.mark.parametrize("rules", [{}, {"allow_false_claims": False},
+                                   {"allow_false_claims": False, "closing_penalty": 3,
+                                    "marriages_in_closed_phase": True}])
+def test_endgame_solver_equals_exhaustive_search_after_a_close(rules):
+    """A close leaves the talon in place: the closer must reach 66 or pay the penalty (with
+    false claims allowed, a false claim's 2 points often cap the loss instead)."""
+    game = taas.make(ENV, wrapped=False, **rules).game
+    rng = np.random.default_rng(17)
+    checked = 0
+    while checked < 20:
+        s = game.new_state(rng)
+        close_at = int(rng.integers(0, 8))
+        while not game.is_terminal(s) and game.is_open(s):
+            legal = [a for a in np.flatnonzero(game.legal_mask(s)) if a != CLAIM]
+            if CLOSE in legal and s.turns >= close_at:
+                game.apply_action(s, CLOSE)
+                break
+            game.apply_action(s, int(rng.choice([a for a in legal if a != CLOSE])))
+        while not game.is_terminal(s) and s.hands[s.to_move].bit_count() > 3:
+            legal = [a for a in np.flatnonzero(game.legal_mask(s)) if a != CLAIM]
+            game.apply_action(s, int(rng.choice(legal)))
+        if game.is_terminal(s) or s.closed_by < 0:
+            continue
+        assert solve(game, s) == _exhaustive(game, s, len(s.results))
+        checked += 1
+
+
 def test_oracle_plays_the_closed_phase_on_the_true_cards():
     """Right after a close the oracle's move is the solver's on the true deal (every sample it
     solves is the truth), where ismcts solves deals of the unseen cards and sometimes differs."""

@@ -1,0 +1,113 @@
+"""Perfect-information Monte Carlo (``pimc:N``, ``pimc:0.2s``): judge every move in dealt worlds.
+
+For each decision the search deals N determinizations of what its seat cannot see (the game's
+determinizer, which its spec names), scores every legal move in every one of them and plays the
+move with the best mean value. All moves meet the same worlds, and in a world the same random
+numbers (the generator is rewound between moves): common random numbers, so the moves'
+differences are measured with far less noise than their values. ``pimc:0.2s`` deals worlds
+until 0.2 s have passed.
+
+A move is scored in a world by playing the episode out after it with the determinizer
+module's ``playout`` (Mariage: its rule-of-thumb player to the end of the deal, scored by the
+deal's game points), else as ``ismcts`` plays on: the ``rollout`` policy (random moves by
+default) for ``ROLLOUT_DEPTH`` moves, scored by ``evaluate``. A game may also answer a position
+outright (its module's ``exact``, as for ``ismcts``: Mariage plays the exact solver once the
+talon is gone and solves sampled deals after a close). Equal means go to the highest action id
+(in Mariage a claim, which never does worse than playing on). PIMC is known to be strong in
+trick-taking games (Long et al., 2010; Wisser, 2015, for Schnapsen); its flaw is that in each
+world both sides play as if they saw the cards (strategy fusion).
+
+Like ``ismcts`` it reads the engine state, and the true state only through the determinizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from taas.agents.search.ismcts import (
+    Budget,
+    Determinizer,
+    Evaluator,
+    Exact,
+    Playout,
+    Policy,
+    SearchAgent,
+    _Simulations,
+    determinizer,
+    parse_budget,
+    random_policy,
+)
+from taas.envs.core.game import Game, State
+
+DEFAULT_WORLDS = 100
+
+
+class PIMC(_Simulations):
+    """The search itself, independent of any agent protocol (tests and notebooks call it).
+    ``simulations`` counts worlds."""
+
+    def __init__(self, determinize: Determinizer, evaluate: Evaluator | None = None,
+                 rollout: Policy = random_policy, rollout_depth: int = 20,
+                 exact: Exact | None = None, playout: Playout | None = None):
+        super().__init__(determinize, evaluate, rollout, rollout_depth)
+        self.exact = exact
+        self.playout = playout
+
+    def search(self, game: Game, state: State, player: int, rng: np.random.Generator,
+               simulations: int | None = None, seconds: float | None = None) -> int:
+        """The action for ``player`` (who must be to move in ``state``)."""
+        self._check_mover(game, state, player)
+        moves = np.flatnonzero(game.legal_mask(state)).tolist()
+        self.simulations = 0
+        if len(moves) == 1:
+            return moves[0]
+        if self.exact is not None:
+            move = self.exact(game, state, player, rng, self.determinize)
+            if move is not None:
+                return int(move)
+        within = Budget(simulations, seconds)
+        totals = np.zeros(len(moves))
+        n = 0
+        while within(n):
+            world = self.determinize(game, state, player, rng)
+            totals += self.move_values(game, world, player, moves, rng)
+            n += 1
+        self.simulations = n
+        best = totals.max()
+        return max(m for m, t in zip(moves, totals, strict=True) if t == best)
+
+    def move_values(self, game: Game, world: State, player: int, moves: Sequence[int],
+                    rng: np.random.Generator) -> list[float]:
+        """``player``'s return after each of ``moves`` in ``world`` and the episode played out
+        from there, each with the same random numbers."""
+        start = rng.bit_generator.state
+        out = []
+        for move in moves:
+            rng.bit_generator.state = start
+            s = world.clone()
+            game.apply_action(s, move)
+            if self.playout is not None:
+                self.playout(game, s, rng)
+            else:
+                self._roll_out(game, s, rng)
+            out.append(float(self._values(game, s)[player]))
+        return out
+
+
+class PIMCAgent(SearchAgent):
+    """``pimc:N`` / ``pimc:0.2s``: perfect-information Monte Carlo over N worlds a decision
+    (or as many as fit in the time), scored by the game's hooks (see the module docstring)."""
+
+    name = "pimc"
+
+    @classmethod
+    def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> PIMCAgent:
+        simulations, seconds = parse_budget(arg, default=DEFAULT_WORLDS)
+        module = determinizer(env_id)
+        search = PIMC(module.determinize, getattr(module, "evaluate", None),
+                      getattr(module, "rollout", random_policy),
+                      getattr(module, "ROLLOUT_DEPTH", 20), getattr(module, "exact", None),
+                      getattr(module, "playout", None))
+        return cls(search, simulations, seconds, seed)
