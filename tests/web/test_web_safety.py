@@ -189,6 +189,8 @@ def test_fifty_maximum_budget_moves_leave_the_server_answering(tmp_path):
     with make_client(tmp_path, max_think=1.0, limits=limits) as client:
         games = thinking_games(client, 51)
         quiet_id, quiet_token = games.pop()
+        assert client.get("/api/envs").status_code == 200  # every engine imported: a cold
+        # first import (numba's kernels) is not what this test times
 
         def advance(game):
             return client.post(f"/api/games/{game[0]}/advance", headers=seat(game[1]))
@@ -205,7 +207,8 @@ def test_fifty_maximum_budget_moves_leave_the_server_answering(tmp_path):
             answers = list(answers)
         assert max(waits) < 1.0, waits
         status = sorted(r.status_code for r in answers)
-        assert status.count(200) == 10 and status.count(503) == 40, status  # 2 think, 8 wait
+        # 2 think and 8 wait; a move that ends early frees its slot for a late request
+        assert set(status) <= {200, 503} and 10 <= status.count(200) <= 20, status
         busy = next(r for r in answers if r.status_code == 503)
         assert "busy" in busy.json()["detail"] and busy.headers["retry-after"] == "1"
 
