@@ -26,6 +26,15 @@ def test_parallel_api_test_passes(env_id, rules):
     parallel_api_test(padded_parallel_env(env_id, **rules), num_cycles=200)
 
 
+def test_a_numpy_integer_seed_deals_as_the_int_does():
+    """As the AEC env (tests/core/test_aec_edges.py): NumPy alone rejects a 0-d array seed."""
+    plain = padded_parallel_env("mariage_v1").reset(seed=5)[0]
+    for seed in (np.int64(5), np.array(5)):
+        obs = padded_parallel_env("mariage_v1").reset(seed=seed)[0]
+        for agent, o in plain.items():
+            np.testing.assert_array_equal(obs[agent]["observation"], o["observation"])
+
+
 @pytest.mark.parametrize(("env_id", "rules"), CASES)
 def test_every_seat_sees_what_the_aec_env_shows_it(env_id, rules):
     par, aec = padded_parallel_env(env_id, **rules), taas.envs.make(env_id, **rules)

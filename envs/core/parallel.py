@@ -59,7 +59,7 @@ class PaddedParallelEnv(ParallelEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None):
-        check_seed(seed)
+        seed = check_seed(seed)
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
         self.state = self.game.new_state(self._rng)
