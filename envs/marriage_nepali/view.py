@@ -11,10 +11,9 @@ when the settlement reveals the holdings and their maal. A Man drawn as the tipl
 from __future__ import annotations
 
 from taas.envs.core.cards import from_counts
-from taas.envs.core.view import TableView
 from taas.envs.marriage_nepali import maal
 from taas.envs.marriage_nepali.rules import ROUTES
-from taas.envs.rummy.view import kinds
+from taas.envs.rummy.view import RummyView, kinds
 
 
 def knows_tiplu(game, state, seat: int) -> bool:
@@ -22,12 +21,14 @@ def knows_tiplu(game, state, seat: int) -> bool:
     return state.tiplu >= 0 and (state.seen[seat] or game.config.open_maal or state.over)
 
 
-class NepaliView(TableView):
+class NepaliView(RummyView):
+    """The rummy table (stock, top discard, pick-ups) with the deal's own facts; the score
+    sheet and reports are the settlement's, a row per deal."""
+
     unit = "net points (maal settlement)"
     series_title = "net points per deal (highest total wins)"
 
     def facts(self, game, state) -> list[dict]:
-        t = state.table
         drawn = "seen by " + ", ".join(
             f"player_{p}" for p in range(game.num_players) if state.seen[p]
         ) if state.tiplu >= 0 else "not drawn yet"
@@ -36,15 +37,13 @@ class NepaliView(TableView):
             facts += [{"label": "deal", "text": str(state.rounds_played + (not state.over))},
                       {"label": "stake", "text": str(game.deal_stake(state))}]
         facts += [{"label": "dealer", "text": f"player_{state.dealer}"},
-                 {"label": "stock", "text": f"{len(t.stock)} cards"},
-                 {"label": "top discard", "cards": [int(c) for c in t.discard[-1:]]},
-                 {"label": "tiplu", "text": drawn}]
+                  *self.table_facts(state), {"label": "tiplu", "text": drawn}]
         if state.over and state.tiplu >= 0:
             facts += _tiplu(game, state, "tiplu card")
         return facts
 
     def seat_notes(self, game, state, seat: int) -> list[dict]:
-        notes = [{"label": "took", "cards": from_counts(state.table.taken_by[seat])},
+        notes = [*super().seat_notes(game, state, seat),
                  {"label": "status", "text": "seen" if state.seen[seat] else "unseen"}]
         if state.route[seat] != 0:
             notes.append({"label": "route", "text": ROUTES[state.route[seat]]})
