@@ -16,8 +16,8 @@ import numpy as np
 from tqdm import tqdm
 
 import taas.agents
-import taas.arena
 import taas.envs
+from taas.arena.loop import play_game
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -105,7 +105,7 @@ def duplicate_deals(
                 taas.agents.make(opponent, env_id, seed=d * n + i, config=rules) for i in range(n)
             ]
             seats[seat] = taas.agents.make(agent, env_id, seed=d, config=rules)
-            returns = taas.arena.play_game(env, seats, seed=d).returns
+            returns = play_game(env, seats, seed=d).returns
             others = [r for i, r in enumerate(returns) if i != seat]
             deal_diff += returns[seat] - sum(others) / len(others)
             wins += all(returns[seat] > r for r in others)

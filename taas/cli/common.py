@@ -8,25 +8,26 @@ import json
 import numpy as np
 
 
-def positive(text: str) -> int:
+def _at_least(least: int, text: str) -> int:
+    """``text`` as a whole number of at least ``least``, or argparse's one-line refusal (named
+    here, not deep in NumPy or the engine)."""
     try:
         value = int(text)
     except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more (got {text!r})")
+        value = least - 1
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected a whole number, {least} or more (got {text!r})")
     return value
+
+
+def positive(text: str) -> int:
+    """A count: 1 or more."""
+    return _at_least(1, text)
 
 
 def seed_arg(text: str) -> int:
-    """A seed from the command line: a whole number, 0 or more (named here, not deep in NumPy)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more (got {text!r})")
-    return value
+    """A seed: 0 or more."""
+    return _at_least(0, text)
 
 
 def add_rule_option(parser: argparse.ArgumentParser, example: str = "allow_buying=true",
