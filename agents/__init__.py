@@ -79,8 +79,8 @@ def make(spec: str, env_id: str, seed: int | None = None, config: dict | None = 
 def __getattr__(name: str):
     """``play_game``, ``GameResult`` and ``single_agent_env`` moved to :mod:`taas.arena`
     (importable here, with a warning, until taas 0.3)."""
-    if name in ("play_game", "GameResult", "single_agent_env"):
-        from taas.arena import _moved
+    if name not in ("play_game", "GameResult", "single_agent_env"):
+        raise AttributeError(f"module 'taas.agents' has no attribute {name!r}")
+    from taas._moved import forward
 
-        return _moved("taas.agents", name)
-    raise AttributeError(f"module 'taas.agents' has no attribute {name!r}")
+    return forward(__name__, "taas.arena", name)

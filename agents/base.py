@@ -50,8 +50,8 @@ def either_first(first: int, second: int, mask: np.ndarray) -> list[int]:
 def __getattr__(name: str):
     """``play_game`` and ``GameResult`` moved to :mod:`taas.arena` (importable here, with a
     warning, until taas 0.3)."""
-    if name in ("play_game", "GameResult"):
-        from taas.arena import _moved
+    if name not in ("play_game", "GameResult"):
+        raise AttributeError(f"module 'taas.agents.base' has no attribute {name!r}")
+    from taas._moved import forward
 
-        return _moved("taas.agents.base", name)
-    raise AttributeError(f"module 'taas.agents.base' has no attribute {name!r}")
+    return forward(__name__, "taas.arena", name)

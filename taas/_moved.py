@@ -29,9 +29,9 @@ MOVED = {
 packages of the same name; their ``__getattr__`` forwards the old attributes)."""
 
 
-def warn_moved(old: str, new: str) -> None:
+def warn_moved(old: str, new: str, stacklevel: int = 3) -> None:
     warnings.warn(f"{old} moved to {new}; the old name goes in taas 0.3", DeprecationWarning,
-                  stacklevel=3)
+                  stacklevel=stacklevel)
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -59,9 +59,10 @@ def install() -> None:
 
 
 def forward(package: str, module: str, attr: str):
-    """A package's ``__getattr__`` for the names its old single module had."""
+    """A module's ``__getattr__`` for a name that moved to ``module``: warn (pointing at the
+    caller's line), then hand over the very object; ``AttributeError`` for any other name."""
     target = importlib.import_module(module)
     if not hasattr(target, attr):
         raise AttributeError(f"module {package!r} has no attribute {attr!r}")
-    warn_moved(f"{package}.{attr}", f"{module}.{attr}")
+    warn_moved(f"{package}.{attr}", f"{module}.{attr}", stacklevel=4)
     return getattr(target, attr)

@@ -7,21 +7,7 @@ evaluation (:mod:`taas.arena.evaluate`) and the single-agent training view
 
 from __future__ import annotations
 
-import importlib
-import warnings
-
 from taas.arena.loop import GameResult, play_game
 from taas.arena.single_agent import single_agent_env
 
 __all__ = ["GameResult", "play_game", "single_agent_env"]
-
-
-def _moved(old: str, name: str, new: str = "taas.arena"):
-    """``name`` looked up at its pre-0.2 home ``old``: warn, then hand over the object from
-    ``new`` (the old homes keep working for one minor version)."""
-    warnings.warn(
-        f"{old}.{name} moved to {new}.{name}; the old name goes in taas 0.3",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return getattr(importlib.import_module(new), name)
