@@ -64,11 +64,6 @@ def warm_start(net: PolicyNet, args, obs_size: int, num_actions: int) -> None:
         net.critic.load_state_dict(ckpt["critic"])
 
 
-def default_opponent(env_id: str) -> str:
-    """The strongest cheap baseline the game has (its spec's ``default_opponent``)."""
-    return taas.envs.spec_for(env_id).default_opponent
-
-
 def eval_opponent(env_id: str) -> str:
     """What a trained model of the game is evaluated against by default (its spec says)."""
     return taas.envs.spec_for(env_id).evaluation_opponent()
