@@ -105,15 +105,21 @@ class MarriageHeuristicAgent(Agent):
         return np.rint(np.arctanh(v) * self.config.decks)
 
     # -- judging hands ---------------------------------------------------------------------
-    def value(self, hand: np.ndarray) -> float:
-        """Least deadwood reachable with the required lives, ``NO_LIFE`` per missing life."""
+    def judge(self, hand: np.ndarray) -> tuple[int, int]:
+        """(least deadwood, lives missing): the most lives of those required that an
+        arrangement of ``hand`` holds, and its least deadwood with them."""
         need = len(self.rules) - 1
         for lives in range(need, 0, -1):
             rules = self.rules[lives]
             dead = melds.deadwood(hand, rules)
             if dead < melds.hand_value(hand, rules):  # an arrangement with these lives exists
-                return dead + NO_LIFE * (need - lives)
-        return melds.deadwood(hand, self.rules[0]) + NO_LIFE * need
+                return dead, need - lives
+        return melds.deadwood(hand, self.rules[0]), need
+
+    def value(self, hand: np.ndarray) -> float:
+        """Least deadwood reachable with the required lives, ``NO_LIFE`` per missing life."""
+        dead, missing = self.judge(hand)
+        return dead + NO_LIFE * missing
 
     def _outs(self, hand: np.ndarray, k: int) -> float:
         """Live cards that would make a meld of ``k`` with a card already held (group or run

@@ -20,6 +20,7 @@ SPEC = GameSpec(
     },
     default_opponent="heuristic",
     model="marriage",
+    afterstate="taas.agents.learned.marriage_value:MarriageValueAgent",
     cli="taas.envs.marriage.cli",
     view="taas.envs.marriage.view:MarriageView",
 )

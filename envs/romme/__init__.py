@@ -20,6 +20,7 @@ SPEC = GameSpec(
     },
     default_opponent="heuristic",
     model="romme",
+    afterstate="taas.agents.learned.romme_value:RommeValueAgent",
     cli="taas.envs.romme.cli",
     view="taas.envs.romme.view:RommeView",
 )

@@ -1,0 +1,99 @@
+"""Discard afterstates for the suited rummies: a learned value re-ranks a rule player's discards.
+
+In Marriage, Rommé and Nepali Marriage most of a turn's skill is the discard, and what a
+discard decides is the hand it leaves (the *afterstate*). :class:`DiscardValuePlayer` is a
+game's heuristic whose discards are ordered by a value network over those afterstates
+(trained by :mod:`taas.training.afterstate_value` on the heuristic's own games, so greedy
+play on it is a policy-improvement step over the heuristic); every other decision (draws,
+melds, shows, lay-offs) stays the heuristic's. Each game's subclass says how to read its
+observation into feature rows (:meth:`DiscardValuePlayer.features`); the rows read only the seat's
+own observation and the heuristic's judgement of its own hand, so the player is fair by
+construction.
+
+Continental's player (:mod:`.continental_value`) goes further (it values draws too, exactly
+over ranks), which its suitless groups make cheap; here a draw would need a meld search per
+unseen card, so the draws stay the heuristic's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from taas.envs.core.cards import NUM_KINDS
+
+SERIES_RULES = ("episode", "num_rounds", "target_score", "tiebreak_players", "better",
+                "foul_payee")
+"""Rules of the series around the rounds, which the features never read, so a model trained on
+single rounds plays every round of any series the same way."""
+
+
+class DiscardValuePlayer:
+    """Mixin before a game's heuristic: ``ranking`` re-orders the heuristic's ways of ending a
+    turn (its discards, and where the game has them other hand-shaping moves such as
+    Marriage's dublee swap) by ``value`` (a numpy function from feature rows to values, the
+    seat's expected score difference at the end of the round as the targets were scaled).
+
+    A subclass sets ``CHOICES`` (the ranges of action ids it values, the discards first, kinds
+    in card order), ``NUM_FEATURES``, :meth:`features` and, when its heuristic takes a
+    ``Config`` rather than a rules dict, ``CONFIG``."""
+
+    CHOICES: tuple[range, ...]
+    NUM_FEATURES: int
+    CONFIG: type | None = None
+    SERIES_RULES = SERIES_RULES
+
+    def __init__(self, value, seed: int | None = None, rules: dict | None = None):
+        rules = rules or {}
+        super().__init__(seed, self.CONFIG(**rules) if self.CONFIG else rules)
+        self.value_fn = value
+
+    @staticmethod
+    def features(player, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """One row per action in ``actions`` (of :attr:`CHOICES`): the hand ``player`` (the
+        game's heuristic, or this player) leaves by it, read from ``observation``. A static
+        method, so training records the rows of the heuristic's own games."""
+        raise NotImplementedError
+
+    @classmethod
+    def is_choice(cls, action: int) -> bool:
+        return any(action in r for r in cls.CHOICES)
+
+    @classmethod
+    def afterstate(cls, player, observation: np.ndarray, action_mask: np.ndarray,
+                   action: int) -> np.ndarray | None:
+        """The feature row a training game records for ``player``'s ``action`` (``player`` is
+        the heuristic or this class), None unless it is one of the choices with an
+        alternative."""
+        legal = sum(int(action_mask[r.start : r.stop].sum()) for r in cls.CHOICES)
+        if not cls.is_choice(action) or legal < 2:
+            return None
+        return cls.features(player, observation, np.array([action]))[0]
+
+    def ranking(self, observation: np.ndarray, action_mask: np.ndarray) -> list[int]:
+        """The heuristic's ranking with its choices in value order, best first; when the
+        heuristic's first move is not one of them (a draw, a show, a meld), its ranking
+        unchanged. Only the moves the heuristic ranks are valued (it may leave some out, such
+        as Marriage's wild cards, which it never throws)."""
+        base = super().ranking(observation, action_mask)
+        if not base or not self.is_choice(base[0]):
+            return base
+        choices = np.array([a for a in base if self.is_choice(a)])
+        if len(choices) < 2:
+            return base
+        values = self.value_fn(self.features(self, observation, choices))
+        ordered = choices[np.argsort(-values, kind="stable")].tolist()
+        return ordered + [a for a in base if not self.is_choice(a)]
+
+
+def one_hot(kinds: np.ndarray, size: int = NUM_KINDS) -> np.ndarray:
+    """``[len(kinds), size]`` float32 rows, a 1 at each kind."""
+    out = np.zeros((len(kinds), size), np.float32)
+    out[np.arange(len(kinds)), kinds] = 1
+    return out
+
+
+def hands_after(hand: np.ndarray, kinds: np.ndarray) -> np.ndarray:
+    """``[len(kinds), NUM_KINDS]``: ``hand`` less one card of each kind in turn."""
+    rest = np.repeat(hand[None].astype(np.int64), len(kinds), 0)
+    rest[np.arange(len(kinds)), kinds] -= 1
+    return rest

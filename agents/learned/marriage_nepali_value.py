@@ -1,0 +1,70 @@
+"""Nepali Marriage discard afterstates (:mod:`.afterstate`): what a discard leaves, as the seat
+sees it.
+
+The features (:data:`FEATURES`) are the hand left, the card shed, the wild kinds (known only
+once the seat has seen), the copies of each kind the seat has not seen face up (the pile,
+every seat's exposed and shown cards, its own hand), each seat's seen flag, route and hand
+size, whether a tiplu has been drawn, the stock and turn, and the heuristic's own judgement:
+how much the shed card was worth keeping, and the pairs and triples the hand left holds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from taas.agents.heuristic.marriage_nepali import NepaliHeuristicAgent
+from taas.agents.learned.afterstate import DiscardValuePlayer, hands_after, one_hot
+from taas.envs.core.cards import JOKER, NUM_KINDS
+from taas.envs.core.game import make_layout
+from taas.envs.marriage_nepali import actions as A
+from taas.envs.marriage_nepali.config import DECKS, Config
+from taas.envs.marriage_nepali.expert import keep_scores
+from taas.envs.marriage_nepali.observation import LAYOUT, MAX_SEATS
+
+FEATURES, NUM_FEATURES = make_layout([
+    ("hand", NUM_KINDS),  # the hand left / 3
+    ("shed", NUM_KINDS),  # one-hot
+    ("wild", NUM_KINDS),  # my wild kinds (only once I have seen)
+    ("unseen", NUM_KINDS),  # copies I have not seen face up / 3
+    ("seen", MAX_SEATS), ("dublee_route", MAX_SEATS), ("hand_size", MAX_SEATS),  # me first
+    ("table", 3),  # tiplu drawn, stock size, turn (the observation's)
+    ("keep", 1),  # the heuristic's keep score of the shed card / 20 (a wild: 5)
+    ("pairs", 1), ("triples", 1),  # kinds the hand left holds twice, three times / 8
+])
+
+
+class NepaliValueAgent(DiscardValuePlayer, NepaliHeuristicAgent):
+    """The heuristic, its discards ordered by an afterstate value."""
+
+    name = "value"
+    CHOICES = (range(A.DISCARD, A.DISCARD + NUM_KINDS),)
+    NUM_FEATURES = NUM_FEATURES
+    CONFIG = Config
+
+    @staticmethod
+    def features(player: NepaliHeuristicAgent, observation: np.ndarray,
+                 actions: np.ndarray) -> np.ndarray:
+        kinds = actions - A.DISCARD
+        hand = np.rint(observation[LAYOUT["hand"]] * DECKS).astype(np.int64)
+        wild = observation[LAYOUT["wild"]] > 0
+        rest = hands_after(hand, kinds)
+        face_up = observation[LAYOUT["discard_pile"]] + sum(
+            observation[LAYOUT[name]].reshape(MAX_SEATS, NUM_KINDS).sum(0)
+            for name in ("exposed", "shown"))
+        copies = np.full(NUM_KINDS, DECKS)
+        copies[JOKER] = player.config.printed_jokers
+        unseen = np.maximum(0, copies - hand - np.rint(face_up * DECKS))
+        pairs = player.config.dublee_allowed and (hand[:JOKER] >= 2).sum() >= 4
+        row = np.zeros((len(kinds), NUM_FEATURES), np.float32)
+        row[:, FEATURES["hand"]] = rest / DECKS
+        row[:, FEATURES["shed"]] = one_hot(kinds)
+        row[:, FEATURES["wild"]] = wild
+        row[:, FEATURES["unseen"]] = unseen / DECKS
+        for name in ("seen", "dublee_route", "hand_size"):
+            row[:, FEATURES[name]] = observation[LAYOUT[name]]
+        row[:, FEATURES["table"]] = np.concatenate(
+            [observation[LAYOUT[k]] for k in ("tiplu_drawn", "stock_size", "turn")])
+        row[:, FEATURES["keep"].start] = keep_scores(hand, kinds, wild, pairs) / 20
+        row[:, FEATURES["pairs"].start] = (rest[:, :JOKER] == 2).sum(1) / 8
+        row[:, FEATURES["triples"].start] = (rest[:, :JOKER] >= 3).sum(1) / 8
+        return row
