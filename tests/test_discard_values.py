@@ -17,6 +17,7 @@ from taas.agents.learned.ppo import afterstate_player, load_checkpoint  # noqa: 
 from taas.training import afterstate_value  # noqa: E402
 
 ENVS = ["marriage_v1", "romme_v1", "marriage_nepali_v0"]
+MARIAGE = "mariage_v1"
 ONE_CARD = {"marriage_v1": np.full(53, 1 / 3), "marriage_nepali_v0": np.full(53, 1 / 3),
             "romme_v1": np.r_[np.full(52, 1 / 2), 1 / 6]}
 """One card of each kind in the observation's hand block (Marriage: / decks; Nepali: / 3;
@@ -187,4 +188,26 @@ def test_a_tiny_branch_run_trains_a_player_that_plays(tmp_path):
         afterstate_value.main(["--env-id", "romme_v1", "--branch", "1", "--run-dir",
                                str(tmp_path / "x")])
     with pytest.raises(SystemExit, match="choose one of"):
-        afterstate_value.main(["--env-id", "mariage_v1", "--run-dir", str(tmp_path / "y")])
+        afterstate_value.main(["--env-id", "nosuch_v1", "--run-dir", str(tmp_path / "y")])
+
+
+def test_mariage_rows_are_the_observation_and_the_move():
+    """Mariage has no hand left to value: a row is the observation with the move one-hot, and
+    the ranking puts first the legal move the value likes best."""
+    from taas.agents.learned.mariage_value import FEATURES, MariageValueAgent
+
+    env = taas.envs.make(MARIAGE)
+    env.reset(seed=4)
+    obs = env.observe(env.agent_selection)
+    legal = np.flatnonzero(obs["action_mask"])
+    heuristic = taas.agents.make("heuristic", MARIAGE, seed=0)
+    ranked = heuristic.ranking(obs["observation"], obs["action_mask"])
+    assert ranked[0] == heuristic.act(obs["observation"], obs["action_mask"])
+    assert sorted(ranked) == legal.tolist()
+    rows = MariageValueAgent.features(heuristic, obs["observation"], legal)
+    assert np.array_equal(rows[:, FEATURES["observation"]],
+                          np.repeat(obs["observation"][None], len(legal), 0))
+    assert np.array_equal(rows[:, FEATURES["move"]].argmax(1), legal)
+    liked = int(legal[-1])
+    agent = MariageValueAgent(lambda r: r[:, FEATURES["move"].start + liked], seed=0)
+    assert agent.act(obs["observation"], obs["action_mask"]) == liked

@@ -53,6 +53,14 @@ class MariageHeuristicAgent(Agent):
     name = "heuristic"
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self._choose(observation, action_mask)
+
+    def ranking(self, observation: np.ndarray, action_mask: np.ndarray) -> list[int]:
+        """Its move first, then the other legal moves in id order (it judges only its own)."""
+        first = self._choose(observation, action_mask)
+        return [first, *(int(a) for a in np.flatnonzero(action_mask) if a != first)]
+
+    def _choose(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         v = _View(observation)
         legal = action_mask
         if legal[CLAIM] and v.score >= WIN:

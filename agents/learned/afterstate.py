@@ -69,6 +69,9 @@ class DiscardValuePlayer:
             return None
         return cls.features(player, observation, np.array([action]))[0]
 
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return self.ranking(observation, action_mask)[0]
+
     def ranking(self, observation: np.ndarray, action_mask: np.ndarray) -> list[int]:
         """The heuristic's ranking with its choices in value order, best first; when the
         heuristic's first move is not one of them (a draw, a show, a meld), its ranking

@@ -23,5 +23,6 @@ SPEC = GameSpec(
     },
     default_opponent="heuristic",
     model="mariage",
+    afterstate="taas.agents.learned.mariage_value:MariageValueAgent",
     view="taas.envs.mariage.view:MariageView",
 )
