@@ -19,6 +19,8 @@ SPEC = GameSpec(
             "shows at once; judges cards by the meld solver's least deadwood with a life"),
     },
     default_opponent="heuristic",
+    learned="ppo:marriage",
+    best="ismcts:54",
     model="marriage",
     cli="taas.envs.marriage.cli",
     view="taas.envs.marriage.view:MarriageView",

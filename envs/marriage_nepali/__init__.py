@@ -18,6 +18,7 @@ SPEC = GameSpec(
             "races to see, keeps the maal, finishes as soon as the cards allow (a baseline)"),
     },
     default_opponent="heuristic",
+    best="ismcts:0.2s",
     cli="taas.envs.marriage_nepali.cli",
     view="taas.envs.marriage_nepali.view:NepaliView",
 )
