@@ -4,7 +4,9 @@
 ``name:arg`` (``ismcts:200``, ``ppo:path.pt``). Every game gets ``random``, ``ismcts`` and
 ``oracle`` when its spec names a determinizer, and ``ppo`` (a shipped model where one ships,
 any checkpoint by path); the game's own specs (``heuristic``, ``greedy``, ...) come from its
-:class:`~taas.envs.core.spec.GameSpec`. ``offered(env_id)`` lists them with a description.
+:class:`~taas.envs.core.spec.GameSpec`, and so do the aliases ``learned`` (its shipped learned
+player) and ``best`` (its strongest within 0.2 s a move), which stand for one of those specs
+(``resolve``). ``offered(env_id)`` lists them with a description.
 Builders are imported on first use. The families live in ``agents/heuristic/``,
 ``agents/search/`` and ``agents/learned/``; the game loop is :func:`taas.arena.play_game`.
 """
@@ -12,9 +14,10 @@ Builders are imported on first use. The families live in ``agents/heuristic/``,
 from __future__ import annotations
 
 from taas.agents.base import Agent, RandomAgent
-from taas.envs.core.spec import AgentEntry, load
+from taas.envs.core.spec import ALIASES, AgentEntry, load
 
-__all__ = ["Agent", "AgentEntry", "RandomAgent", "available", "make", "offered", "register"]
+__all__ = ["ALIASES", "Agent", "AgentEntry", "RandomAgent", "available", "make", "offered",
+           "register", "resolve"]
 
 _RANDOM = AgentEntry("taas.agents.base:RandomAgent", "uniform over the legal actions")
 _SEARCH = {
@@ -27,6 +30,10 @@ _SEARCH = {
 }
 _REGISTERED: dict[str, AgentEntry] = {}  # agents added at run time, offered for every env
 _PPO = AgentEntry("taas.agents.learned.ppo:PPOAgent", "a learned player: ppo:<model> or ppo:PATH")
+_ALIAS_ABOUT = {
+    "learned": "the game's shipped learned player",
+    "best": "the strongest player it ships that decides within 0.2 s a move",
+}
 
 
 def offered(env_id: str) -> dict[str, AgentEntry]:
@@ -40,7 +47,29 @@ def offered(env_id: str) -> dict[str, AgentEntry]:
         entries.update(_SEARCH)
     if spec.model is not None:
         entries["ppo"] = AgentEntry(_PPO.target, f"the shipped learned player: ppo:{spec.model}")
+    for alias in ALIASES:
+        target = getattr(spec, alias)
+        if target is not None:
+            entry = entries[target.partition(":")[0]]
+            entries[alias] = AgentEntry(entry.target, f"= {target}: {_ALIAS_ABOUT[alias]}")
     return dict(sorted(entries.items()))
+
+
+def resolve(spec: str, env_id: str) -> str:
+    """The agent spec ``spec`` stands for at ``env_id``: an alias (``learned``, ``best``) is
+    replaced by what the game's spec declares; any other spec is returned as it is."""
+    import taas.envs
+
+    name, colon, _ = spec.partition(":")
+    if name not in ALIASES:
+        return spec
+    if colon:
+        raise ValueError(f"agent spec {spec!r}: the alias {name!r} takes no argument")
+    target = getattr(taas.envs.spec_for(env_id), name)
+    if target is None:
+        what = "learned player ships" if name == "learned" else "best player is declared"
+        raise ValueError(f"no {what} for {env_id}")
+    return target
 
 
 def register(name: str, entry: AgentEntry | None) -> None:
@@ -51,6 +80,8 @@ def register(name: str, entry: AgentEntry | None) -> None:
         _REGISTERED.pop(name, None)
     elif not isinstance(entry, AgentEntry) or not name.isidentifier():
         raise ValueError(f"register({name!r}, ...): expected an identifier and an AgentEntry")
+    elif name in ALIASES:
+        raise ValueError(f"register({name!r}, ...): {name!r} is an alias every game answers")
     else:
         _REGISTERED[name] = entry
 
@@ -62,7 +93,7 @@ def available(env_id: str) -> list[str]:
 
 def make(spec: str, env_id: str, seed: int | None = None, config: dict | None = None) -> Agent:
     """Build the agent named by ``spec`` for ``env_id`` (with the env's rule ``config``)."""
-    name, _, arg = spec.partition(":")
+    name, _, arg = resolve(spec, env_id).partition(":")
     entries = offered(env_id)
     entry = entries.get(name) or (_PPO if name == "ppo" and arg else None)
     if entry is None:

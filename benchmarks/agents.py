@@ -74,7 +74,10 @@ def table_rules(env_id: str) -> dict:
 
 def spec_for(env_id: str, name: str, search_budget: str) -> str | None:
     """What to measure for the agent ``name``: search agents at ``search_budget``, ``ppo`` as
-    the model shipped for the game (None: no model ships for it, so there is nothing to time)."""
+    the model shipped for the game (None: no model ships for it, so there is nothing to time;
+    an alias, ``learned`` or ``best``, is timed as the spec it stands for)."""
+    if name in taas.agents.ALIASES:
+        return None
     if name in ("ismcts", "oracle"):
         return f"{name}:{search_budget}"
     if name == "ppo":

@@ -6,6 +6,9 @@
   temporary folder and points mkdocstrings there, so the pages follow the packaging config.
 - ``<!-- taas-help -->`` in a page becomes the ``--help`` of ``taas`` and of every subcommand,
   from the installed command's entry point, so the CLI reference cannot drift from the parser.
+- The strength ladders: every page ``python -m taas.benchmarks.ladder`` wrote into
+  ``docs/strength/`` joins the nav under its index page, and ``<!-- taas-ladders -->`` in that
+  page becomes the list of them, so a new ladder needs no edit of ``mkdocs.yml``.
 - ``RstRoles``, a griffe extension: the code's docstrings cite with Sphinx roles
   (``:func:`parse_card```), which Markdown would print literally; they become code spans.
 """
@@ -31,6 +34,8 @@ else:  # the docs extra installs tomli there
     import tomli as tomllib
 
 HELP_MARKER = "<!-- taas-help -->"
+LADDERS_MARKER = "<!-- taas-ladders -->"
+LADDERS_INDEX = "strength/index.md"
 # a subparsers group in an argparse usage line: "{envs,play,...} ..."
 SUBCOMMANDS = re.compile(r"\{([\w,-]+)\} \.\.\.")
 ROLE = re.compile(r":(?:py:)?(?:mod|func|class|meth|attr|data|obj|exc|const):`(~?)([^`]+)`")
@@ -80,7 +85,29 @@ def on_config(config):
         namespace_tree(Path(config.config_file_path).parent, Path(_tree.name))
     python = config.plugins["mkdocstrings"].config.handlers.setdefault("python", {})
     python["paths"] = [_tree.name]
+    _add_ladders(config["nav"], ladder_pages(Path(config["docs_dir"])))
     return config
+
+
+def ladder_pages(docs: Path) -> list[str]:
+    """The ladder pages under ``docs/strength/`` (docs-relative paths), sorted."""
+    folder = docs / Path(LADDERS_INDEX).parent
+    return sorted(f"{folder.name}/{p.name}" for p in folder.glob("*.md")
+                  if p.name != Path(LADDERS_INDEX).name)
+
+
+def _add_ladders(nav: list, pages: list[str]) -> bool:
+    """Append ``pages`` to the nav section that holds the ladders' index page."""
+    for item in nav:
+        for section in item.values() if isinstance(item, dict) else ():
+            if not isinstance(section, list):
+                continue
+            if LADDERS_INDEX in section:
+                section.extend(p for p in pages if p not in section)
+                return True
+            if _add_ladders(section, pages):
+                return True
+    return False
 
 
 def on_shutdown():
@@ -139,6 +166,11 @@ def cli_reference() -> str:
 def on_page_markdown(markdown, page, config, files):
     if HELP_MARKER in markdown:
         markdown = markdown.replace(HELP_MARKER, cli_reference())
+    if LADDERS_MARKER in markdown:
+        pages = ladder_pages(Path(config["docs_dir"]))
+        links = [f"- [`{Path(p).stem}`]({Path(p).name})" for p in pages]
+        markdown = markdown.replace(LADDERS_MARKER, "\n".join(links) or
+                                    "No ladder has been written yet: run the command above.")
     return markdown
 
 

@@ -10,7 +10,7 @@ import taas.envs
 
 def test_available_and_unknown_specs():
     assert {"random", "greedy"} <= set(taas.agents.available("continental_v1"))
-    known = r"known: greedy, heuristic, ismcts, oracle, ppo, random"
+    known = r"known: best, greedy, heuristic, ismcts, learned, oracle, ppo, random"
     with pytest.raises(ValueError, match=r"unknown agent spec 'nope'.*" + known):
         taas.agents.make("nope", "continental_v1")
     with pytest.raises(ValueError, match="takes no argument"):

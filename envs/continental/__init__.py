@@ -22,6 +22,8 @@ SPEC = GameSpec(
             "greedy's shape plus live copies counted and a one-draw look ahead"),
     },
     default_opponent="heuristic",
+    learned="ppo:continental",
+    best="ppo:continental",
     model="continental",
     afterstate="taas.agents.learned.continental_value:ContinentalValueAgent",
     cli="taas.envs.continental.cli",

@@ -32,6 +32,9 @@ def load(ref: str) -> Any:
     return getattr(obj, attr) if attr else obj
 
 
+ALIASES = ("learned", "best")  # agent specs every game answers, each standing for one of its own
+
+
 @dataclass(frozen=True)
 class AgentEntry:
     """An agent spec a game offers: the class (``"module:Class"``, built by its ``build``) and a
@@ -56,9 +59,13 @@ class GameSpec:
     cheap baseline (what training plays against by default), ``eval_opponent`` what a trained
     model is measured against (default: the same). ``model`` is the
     name of the shipped learned model (``ppo:<model>``), ``afterstate`` the class that plays an
-    afterstate-value checkpoint of this game. ``cli`` names the module with the game's
-    scorekeeping commands (see :mod:`taas.cli.score`), ``view`` the class that says what the
-    human table shows (:class:`taas.envs.core.view.TableView`).
+    afterstate-value checkpoint of this game. ``learned`` and ``best`` are the agent specs the
+    aliases of those names stand for: the shipped learned player (None where none ships) and the
+    strongest player the game ships that decides within 0.2 s a move, search included, so a
+    table or a tournament can ask for "the best" without knowing what it is today. ``cli``
+    names the module with the game's scorekeeping commands (see :mod:`taas.cli.score`),
+    ``view`` the class that says what the human table shows
+    (:class:`taas.envs.core.view.TableView`).
     """
 
     name: str
@@ -74,6 +81,8 @@ class GameSpec:
     default_opponent: str = "random"
     eval_opponent: str | None = None
     model: str | None = None
+    learned: str | None = None
+    best: str | None = None
     afterstate: str | None = None
     cli: str | None = None
     view: str = "taas.envs.core.view:TableView"
@@ -93,6 +102,19 @@ class GameSpec:
                 raise ValueError(
                     f"game {self.name!r}: {role} {name!r} is not one of its agents "
                     f"({', '.join(sorted(known))})"
+                )
+        reserved = sorted(set(self.agents) & set(ALIASES))
+        if reserved:
+            raise ValueError(f"game {self.name!r}: agent names {reserved} are reserved aliases")
+        playable = {"random", *self.agents}
+        playable |= {"ismcts", "oracle"} if self.determinizer is not None else set()
+        playable |= {"ppo"} if self.model is not None else set()
+        for alias in ALIASES:
+            name = getattr(self, alias)
+            if name is not None and name.partition(":")[0] not in playable:
+                raise ValueError(
+                    f"game {self.name!r}: {alias} {name!r} is not one of its agents "
+                    f"({', '.join(sorted(playable))})"
                 )
 
     def evaluation_opponent(self) -> str:

@@ -22,6 +22,8 @@ SPEC = GameSpec(
             "perfect-information Monte Carlo: every move played out in pimc:N worlds or pimc:0.2s"),
     },
     default_opponent="heuristic",
+    learned="ppo:mariage",
+    best="pimc:0.2s",
     model="mariage",
     afterstate="taas.agents.learned.mariage_value:MariageValueAgent",
     view="taas.envs.mariage.view:MariageView",

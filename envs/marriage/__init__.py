@@ -19,6 +19,8 @@ SPEC = GameSpec(
             "shows at once; judges cards by the meld solver's least deadwood with a life"),
     },
     default_opponent="heuristic",
+    learned="ppo:marriage",
+    best="ismcts:54",
     model="marriage",
     afterstate="taas.agents.learned.marriage_value:MarriageValueAgent",
     cli="taas.envs.marriage.cli",

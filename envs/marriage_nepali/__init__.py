@@ -19,6 +19,7 @@ SPEC = GameSpec(
     },
     default_opponent="heuristic",
     afterstate="taas.agents.learned.marriage_nepali_value:NepaliValueAgent",
+    best="ismcts:0.2s",
     cli="taas.envs.marriage_nepali.cli",
     view="taas.envs.marriage_nepali.view:NepaliView",
 )

@@ -19,6 +19,8 @@ SPEC = GameSpec(
             "opens as soon as it can, lays off, exchanges jokers, sheds its dearest loose card"),
     },
     default_opponent="heuristic",
+    learned="ppo:romme",
+    best="ismcts:30",
     model="romme",
     afterstate="taas.agents.learned.romme_value:RommeValueAgent",
     cli="taas.envs.romme.cli",

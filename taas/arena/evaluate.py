@@ -56,6 +56,17 @@ class Evaluation:
     wins: int
     games: int
     mean_return: float  # A's mean return per game
+    returns: np.ndarray  # [deal, A's seat, seat]: every seat's return in each game
+
+    @classmethod
+    def concat(cls, parts: list[Evaluation]) -> Evaluation:
+        """One evaluation of the deals of ``parts`` (the same pair, rules and env), in order."""
+        first = parts[0]
+        games = sum(p.games for p in parts)
+        return cls(first.env_id, first.agent, first.opponent, first.rules,
+                   np.concatenate([p.diffs for p in parts]), sum(p.wins for p in parts), games,
+                   sum(p.mean_return * p.games for p in parts) / games,
+                   np.concatenate([p.returns for p in parts]))
 
     @property
     def mean_diff(self) -> float:
@@ -97,15 +108,17 @@ def duplicate_deals(
     ``opponent`` in the others (agents are rebuilt per game from seeds derived from the deal)."""
     env = taas.envs.make(env_id, wrapped=False, **rules)
     n = len(env.possible_agents)
-    diffs, wins, games, total = [], 0, 0, 0.0
+    diffs, wins, games, total, table = [], 0, 0, 0.0, []
     for d in tqdm(range(seed, seed + deals), disable=not progress, unit="deal"):
         deal_diff = 0.0
+        table.append([])
         for seat in range(n):
             seats = [
                 taas.agents.make(opponent, env_id, seed=d * n + i, config=rules) for i in range(n)
             ]
             seats[seat] = taas.agents.make(agent, env_id, seed=d, config=rules)
             returns = play_game(env, seats, seed=d).returns
+            table[-1].append(returns)
             others = [r for i, r in enumerate(returns) if i != seat]
             deal_diff += returns[seat] - sum(others) / len(others)
             wins += all(returns[seat] > r for r in others)
@@ -113,4 +126,4 @@ def duplicate_deals(
             games += 1
         diffs.append(deal_diff / n)
     return Evaluation(env_id, agent, opponent, dict(rules), np.array(diffs), wins, games,
-                      total / games)
+                      total / games, np.array(table, dtype=np.float64).reshape(deals, n, n))
