@@ -67,8 +67,7 @@ FIELDS = ["update", "games", "rows", "train_mse", "val_r2", "eval_diff", "eval_d
 
 @dataclass
 class Args:
-    env_id: str = field(default="continental_v1", metadata={
-        "help": "an env whose game has an afterstate player"})
+    env_id: str = "continental_v1"  # any env whose game's spec names an afterstate player
     num_players: int = field(default=4, metadata={"help": "players at the table"})
     rules: str = field(default="", metadata={"help": "other Config fields as JSON"})
     iterations: int = field(default=2, metadata={"help": "policy-iteration steps"})
