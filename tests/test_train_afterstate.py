@@ -49,6 +49,7 @@ def test_it_trains_saves_plays_and_resumes(tmp_path):
     run = tmp_path / "run"
     model = afterstate_value.main([*TINY, "--iterations", "1", "--run-dir", str(run)])
     assert (run / "curve.png").exists() and len(list((run / "data").glob("iter0_*.npz"))) == 2
+    assert list((run / "tb").glob("events.out.tfevents.*"))  # the curve for TensorBoard too
     ckpt = load_checkpoint(model)
     assert ckpt["policy"] == "afterstate" and ckpt["features"] == NUM_FEATURES
     assert ckpt["script"] == "afterstate_value" and ckpt["args"]["games"] == 8

@@ -68,7 +68,8 @@ FIELDS = ["update", "games", "rows", "train_mse", "val_r2", "eval_diff", "eval_d
 @dataclass
 class Args:
     env_id: str = "continental_v1"  # any env whose game's spec names an afterstate player
-    num_players: int = field(default=4, metadata={"help": "players at the table"})
+    num_players: int = field(default=4, metadata={
+        "help": "players at the table, where the game's size varies"})
     rules: str = field(default="", metadata={"help": "other Config fields as JSON"})
     iterations: int = field(default=2, metadata={"help": "policy-iteration steps"})
     games: int = field(default=20_000, metadata={"help": "games collected per iteration"})
@@ -90,6 +91,8 @@ class Args:
     chunk_games: int = 500
     threads: int = field(default=1, metadata={"help": "torch threads while fitting"})
     run_dir: str = field(default="", metadata={"help": "default: runs/<game>_value"})
+    tensorboard: bool = field(default=True, metadata={
+        "help": "also log the curve for TensorBoard (RUN_DIR/tb)"})
 
 
 def chunk_seeds(args: Args, iteration: int, chunk: int) -> range:
@@ -277,7 +280,9 @@ def main(argv: list[str] | None = None) -> Path:
         raise SystemExit(f"--env-id {env_id!r}: choose one of {', '.join(envs)}")
     spec = taas.envs.spec_for(env_id)
     num_features = afterstate_player(env_id).NUM_FEATURES
-    rules = {**parse_rules(args.rules), "num_players": args.num_players}
+    rules = parse_rules(args.rules)
+    if "num_players" in {f.name for f in dataclasses.fields(taas.envs.load(spec.config))}:
+        rules["num_players"] = args.num_players  # a game of fixed seats (Mariage) has none
     if args.branch == 1 or args.branch < 0:
         raise SystemExit("--branch: 0 (whole games) or the number of choices to replay, >= 2")
     if rules.get("episode", "round") != "round":
@@ -323,6 +328,13 @@ def main(argv: list[str] | None = None) -> Path:
                **evaluate(path, env_id, rules, spec.evaluation_opponent(), args.eval_deals,
                           args.eval_seed)}
         log.write(row)
+        if args.tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            with SummaryWriter(run / "tb", purge_step=iteration + 1) as writer:
+                for key, value in row.items():
+                    if key != "update":
+                        writer.add_scalar(key, value, iteration + 1)
         shutil.copyfile(path, run / "model.pt")
         plot_curve(run / "curve.csv", run / "curve.png", f"{env_id} afterstate values",
                    x="update", xlabel="policy iterations done", lower=("val_r2",),
