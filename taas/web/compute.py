@@ -22,7 +22,7 @@ from taas.agents.search.ismcts import limited, parse_budget
 
 HUMAN = "human"
 DEFAULT_AGENTS = ("random", "greedy", "heuristic", "ismcts", "ppo")
-BUDGETED = ("ismcts", "oracle")  # specs whose argument is a search budget
+BUDGETED = ("ismcts", "oracle", "pimc")  # specs whose argument is a search budget
 
 
 def shipped_models() -> list[str]:
@@ -102,7 +102,8 @@ class AgentPolicy:
             known = name in taas.agents.available(env_id)
             raise ValueError(f"{'agent' if known else 'unknown agent'} {spec!r} is not offered "
                              f"at {env_id}; {allowed}")
-        if name in BUDGETED:
+        name, _, arg = taas.agents.resolve(spec, env_id).partition(":")  # an alias's own
+        if name in BUDGETED:  # budget counts, whatever ``best`` stands for today
             simulations, seconds = parse_budget(arg or None)
             if (seconds or 0) > self.max_think or (simulations or 0) > self.max_simulations:
                 raise ValueError(f"agent {spec!r} is over this server's budget; {allowed}")

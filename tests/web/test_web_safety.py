@@ -12,6 +12,7 @@ import pytest
 from conftest import make_client
 from play_helpers import new_game, play_to_end, seat
 
+import taas.envs
 from taas.envs.mariage.actions import KIND
 from taas.play.session import Session
 from taas.web.guard import SECURITY_HEADERS, Limits, too_deep
@@ -164,6 +165,20 @@ def test_the_operator_chooses_agents_and_budgets(tmp_path):
             "human", "ismcts:0.6s"]}).status_code == 400
     with pytest.raises(ValueError, match="unknown agents genius"):
         make_client(tmp_path, agents=["genius"])
+
+
+def test_an_alias_is_held_to_the_budget_of_what_it_stands_for(tmp_path):
+    """Mariage's ``best`` is a 0.2 s search: a server allowing ``best`` with 0.1 s of thought
+    refuses it, one allowing 0.5 s seats it; ``pimc:N`` counts against the simulations."""
+    best = taas.envs.spec_for("mariage_v1").best
+    assert best == "pimc:0.2s"
+    with make_client(tmp_path, agents=["best", "pimc"], max_think=0.1) as client:
+        for spec in ("best", "pimc:5000"):
+            r = client.post("/api/games", json={"env_id": "mariage_v1",
+                                                "agents": ["human", spec]})
+            assert r.status_code == 400 and "over this server's budget" in r.json()["detail"]
+    with make_client(tmp_path, agents=["best"], max_think=0.5) as client:
+        assert new_game(client, agents=["human", "best"])
 
 
 def test_a_shipped_model_at_the_wrong_table_names_no_server_path(client):
