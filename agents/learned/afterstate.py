@@ -42,10 +42,11 @@ class DiscardValuePlayer:
     CONFIG: type | None = None
     SERIES_RULES = SERIES_RULES
 
-    def __init__(self, value, seed: int | None = None, rules: dict | None = None):
+    def __init__(self, value, seed: int | None = None, rules: dict | None = None,
+                 margin: float = 0.0):
         rules = rules or {}
         super().__init__(seed, self.CONFIG(**rules) if self.CONFIG else rules)
-        self.value_fn = value
+        self.value_fn, self.margin = value, margin
 
     @staticmethod
     def features(player, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -73,8 +74,9 @@ class DiscardValuePlayer:
         return self.ranking(observation, action_mask)[0]
 
     def ranking(self, observation: np.ndarray, action_mask: np.ndarray) -> list[int]:
-        """The heuristic's ranking with its choices in value order, best first; when the
-        heuristic's first move is not one of them (a draw, a show, a meld), its ranking
+        """The heuristic's ranking with its choices in value order, best first, when the
+        best valued beats the heuristic's own first choice by more than ``margin``; else, or
+        when the heuristic's first move is not a choice (a draw, a show, a meld), its ranking
         unchanged. Only the moves the heuristic ranks are valued (it may leave some out, such
         as Marriage's wild cards, which it never throws)."""
         base = super().ranking(observation, action_mask)
@@ -84,6 +86,8 @@ class DiscardValuePlayer:
         if len(choices) < 2:
             return base
         values = self.value_fn(self.features(self, observation, choices))
+        if values.max() - values[0] <= self.margin:  # not clearly better: its own order
+            return base
         ordered = choices[np.argsort(-values, kind="stable")].tolist()
         return ordered + [a for a in base if not self.is_choice(a)]
 

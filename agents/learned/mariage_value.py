@@ -30,9 +30,10 @@ class MariageValueAgent(DiscardValuePlayer, MariageHeuristicAgent):
     NUM_FEATURES = NUM_FEATURES
     SERIES_RULES = ()  # the observation shows match totals: a model of deals plays deals
 
-    def __init__(self, value, seed: int | None = None, rules: dict | None = None):
+    def __init__(self, value, seed: int | None = None, rules: dict | None = None,
+                 margin: float = 0.0):
         MariageHeuristicAgent.__init__(self, seed)  # it reads no rules: all is in the view
-        self.value_fn = value
+        self.value_fn, self.margin = value, margin
 
     @staticmethod
     def features(player, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:

@@ -27,6 +27,9 @@ A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
                   "afterstate" (:mod:`taas.training.afterstate_value`): ``actor`` is a value
                   network over ``features`` afterstate features and the game's afterstate
                   player (its spec's ``afterstate``) draws and discards greedily by it
+    margin        optional, afterstate only: how much better than the rule player's own
+                  choice a choice must be valued before the network overrules it
+                  (:func:`taas.training.afterstate_value.choose_margin`)
 
 The rules must match one of ``configs`` except ``reward``, which only says what the training
 signal was (a Continental model trained on ``reward="zero_sum"`` plays a ``"points"`` table the
@@ -238,8 +241,9 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
             f"({str(err).splitlines()[0]})"
         ) from None
     net.eval()
+    margin = {"margin": float(ckpt["margin"])} if "margin" in ckpt else {}
     return net, {**{k: ckpt[k] for k in META_KEYS}, "policy": policy,
-                 "deterministic": bool(ckpt.get("deterministic", False))}
+                 "deterministic": bool(ckpt.get("deterministic", False)), **margin}
 
 
 class ValueFunction:
@@ -282,7 +286,8 @@ class PPOAgent(Agent):
             raise CheckpointError(str(err).replace(f"checkpoint {path}", f"model {arg!r}")
                                   .replace(str(path), repr(arg))) from None
         if meta["policy"] == "afterstate":
-            return afterstate_player(env_id)(ValueFunction(net), seed, config)
+            margin = {"margin": meta["margin"]} if "margin" in meta else {}
+            return afterstate_player(env_id)(ValueFunction(net), seed, config, **margin)
         return cls(net, meta, seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
