@@ -323,7 +323,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
                 for g in got:
                     for k, seconds in g["spent"].items():
                         busy[f"worker_{k}"] += seconds
-                if args.overlap:
+                if args.overlap and global_step + n < args.total_steps:
                     submit()
             rollout_s = time.perf_counter() - started
             lap("other")
