@@ -20,8 +20,12 @@ time; stepping, encoding and inference are the workers' busy seconds per worker 
 the same wall time (they run beside the learner's, so a row sums to more than 100 %).
 
 ``sb3_maskable_ppo`` (on the vector view, against random opponents) is timed once; its
-environment share is replayed the same way through the single-agent view's ``step``. The
-machine is shared: compare rows of one run, not across runs.
+environment share is replayed the same way through the single-agent view's ``step``.
+``afterstate_value`` (the game whose spec has an afterstate player) is timed in its two phases,
+in this process: collecting ``--afterstate-games`` games of its first iteration's player
+(games/s, and decisions/s: the discards that become training rows) and fitting its value
+network to them with its default epochs (its ``env_share`` is the collection's). The machine is
+shared: compare rows of one run, not across runs.
 
     python -m taas.benchmarks.training --steps 8192 --scripts selfplay_ppo --out results/t.json
 """
@@ -139,6 +143,36 @@ def sb3_row(env_id: str, steps: int) -> dict:
             "env_share": min(1.0, env_s / seconds)}
 
 
+def afterstate_row(games: int) -> dict:
+    """The afterstate trainer's first iteration on ``games`` games: collection, then the fit."""
+    import torch
+
+    from taas.agents.learned.ppo import afterstate_player, mlp
+    from taas.training import afterstate_value
+
+    args = afterstate_value.Args(games=games, chunk_games=games)
+    env_id = afterstate_value._only_afterstate_env()
+    player = taas.envs.spec_for(env_id).default_opponent
+    rules = {"num_players": args.num_players}
+    with tempfile.TemporaryDirectory() as run_dir:
+        path = Path(run_dir) / "chunk.npz"
+        start = time.perf_counter()
+        afterstate_value.collect((env_id, player, rules, afterstate_value.chunk_seeds(
+            args, 0, 0), args.epsilon, path))
+        collecting = time.perf_counter() - start
+        data = dict(np.load(path))
+    net = mlp(afterstate_player(env_id).NUM_FEATURES, args.hidden, 1, out_gain=1.0)
+    start = time.perf_counter()
+    afterstate_value.fit(net, data, args, torch.Generator().manual_seed(0))
+    fitting = time.perf_counter() - start
+    decisions = len(data["targets"])
+    return {"script": "afterstate_value", "config": "current", "env_id": env_id,
+            "games": games, "decisions": decisions, "seconds": collecting + fitting,
+            "games_per_s": games / collecting, "decisions_per_s": decisions / collecting,
+            "steps_per_s": decisions / (collecting + fitting),
+            "env_share": collecting / (collecting + fitting)}
+
+
 COLUMNS = ("env_stepping", "encoding", "inference", "learning", "waiting", "other")
 LEARNER_COLUMNS = ("learning", "waiting", "other")  # with workers, the learner's own split
 
@@ -149,8 +183,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         help="learner steps per run (default: %(default)s)")
     parser.add_argument("--games", default=",".join(GAMES),
                         help="env ids (default: %(default)s)")
-    parser.add_argument("--scripts", default="selfplay_ppo,sb3_maskable_ppo",
+    parser.add_argument("--scripts", default="selfplay_ppo,sb3_maskable_ppo,afterstate_value",
                         help="training scripts (default: %(default)s)")
+    parser.add_argument("--afterstate-games", type=int, default=40,
+                        help="games the afterstate trainer collects (default: %(default)s)")
     parser.add_argument("--configs", default="current,workers2,ray2",
                         help=f"selfplay_ppo's configurations, of {', '.join(CONFIGS)}; the "
                         "ratio is over current's (default: %(default)s)")
@@ -177,6 +213,14 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print(f"{'script':<18}{'env':<16}{'config':<10}{'steps/s':>8}{'ratio':>7}{'env':>6}"
           + "".join(f"{c.replace('env_', ''):>10}" for c in COLUMNS) + f"{'setup s':>9}")
     for script in args.scripts.split(","):
+        if script == "afterstate_value":  # one game has an afterstate player
+            row = afterstate_row(args.afterstate_games)
+            rows.append(row)
+            print(f"{script:<18}{row['env_id']:<16}{row['config']:<10}"
+                  f"{row['steps_per_s']:>8.0f}{'':>7}{row['env_share']:>6.0%}  "
+                  f"{row['games_per_s']:.2f} games/s, {row['decisions_per_s']:.0f} "
+                  "decisions/s while collecting; steps/s counts the fit too", flush=True)
+            continue
         for env_id in args.games.split(","):
             encoding_share(env_id, 2, 50)  # compile the engine's kernels outside the timing
             if script == "selfplay_ppo":

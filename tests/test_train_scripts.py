@@ -172,12 +172,16 @@ def test_throughput_benchmark_measures_both_scripts():
 
     # the current defaults' first update is 4,096 steps: fewer tables keep the test short
     rows = training.main(["--steps", "64", "--games", "mariage_v1", "--num-tables", "32",
-                          "--configs", "previous,current,workers2"])
+                          "--configs", "previous,current,workers2", "--afterstate-games", "2"])
     assert [(r["script"], r["config"]) for r in rows] == [
         ("selfplay_ppo", "previous"), ("selfplay_ppo", "current"), ("selfplay_ppo", "workers2"),
-        ("sb3_maskable_ppo", "current")]
+        ("sb3_maskable_ppo", "current"), ("afterstate_value", "current")]
     assert [(r.get("num_tables"), r.get("workers")) for r in rows] == [
-        (16, 1), (32, 1), (32, 2), (None, None)]
+        (16, 1), (32, 1), (32, 2), (None, None), (None, None)]
+    afterstate = rows[-1]
+    assert afterstate["games"] == 2 and afterstate["decisions"] > 2
+    assert afterstate["decisions_per_s"] == pytest.approx(
+        afterstate["games_per_s"] * afterstate["decisions"] / 2)
     assert rows[1]["ratio"] == 1 and rows[2]["ratio"] == pytest.approx(
         rows[2]["steps_per_s"] / rows[1]["steps_per_s"])
     assert all(r["steps"] >= 64 and r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1

@@ -15,7 +15,17 @@ snapshot once on the rows where it moves; fixed agents move table by table. An u
 from ``--num-tables`` x ``--num-steps`` learner decisions, so the tables set both the batch of
 a forward pass and the size of an update.
 
+``--workers K`` moves the rollout to ``K`` worker processes (:mod:`taas.training.rollout`),
+each stepping its slice of the tables with a CPU copy of the network and writing its
+transitions into shared memory; the weights go to them once per update. With ``--overlap``
+(the default) the learner updates on one rollout while the workers collect the next with the
+policy before that update, so every rollout is collected by a policy one update behind the one
+it trains (IMPALA/APPO-style lag; PPO's ratio is taken against the policy that acted, and GAE
+uses the values of the critic the workers had); ``--no-overlap`` waits for each rollout.
+``--backend ray [--address ADDR]`` runs the same workers as Ray actors, on a cluster.
+
     python -m taas.training.selfplay_ppo --env-id mariage_v1 --total-steps 200000
+    python -m taas.training.selfplay_ppo --env-id mariage_v1 --workers 2
 
 writes to ``--run-dir``: ``checkpoint.pt`` (everything needed to continue: ``--resume`` picks
 it up after a crash or Ctrl-C and continues the same curve; tensors and plain values only, read
@@ -25,9 +35,13 @@ its deal's generator state and the moves since, and replayed), ``model.pt`` (the
 against ``heuristic``/``greedy``/``random`` on duplicate deals) and ``tb/`` (TensorBoard).
 Ctrl-C finishes the current update, saves and exits; a second Ctrl-C aborts.
 
-Reproducible: the same arguments and seed give the same curve on one thread (``--threads 1``).
-The learning rate is constant so that a run extended with a larger ``--total-steps`` continues
-exactly where a shorter one stopped.
+Reproducible: the same arguments and seed give the same curve on one thread (``--threads 1``),
+with any one number of workers (each worker has its own seeded generators, and the schedule
+of weights does not depend on timing), on either backend; another ``--workers`` is another
+curve. The learning rate is constant so that a run extended with a larger ``--total-steps``
+continues exactly where a shorter one stopped (with ``--overlap``, one stopped by Ctrl-C or a
+crash does: a finished run collects no rollout past its last update, so extending it starts
+with the newest policy).
 """
 
 from __future__ import annotations
