@@ -167,7 +167,8 @@ def afterstate_row(games: int) -> dict:
     fitting = time.perf_counter() - start
     decisions = len(data["targets"])
     return {"script": "afterstate_value", "config": "current", "env_id": env_id,
-            "games": games, "decisions": decisions, "seconds": collecting + fitting,
+            "games": games, "decisions": decisions, "steps": decisions,  # its training rows
+            "seconds": collecting + fitting,
             "games_per_s": games / collecting, "decisions_per_s": decisions / collecting,
             "steps_per_s": decisions / (collecting + fitting),
             "env_share": collecting / (collecting + fitting)}

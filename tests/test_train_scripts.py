@@ -184,8 +184,8 @@ def test_throughput_benchmark_measures_both_scripts():
         afterstate["games_per_s"] * afterstate["decisions"] / 2)
     assert rows[1]["ratio"] == 1 and rows[2]["ratio"] == pytest.approx(
         rows[2]["steps_per_s"] / rows[1]["steps_per_s"])
-    assert all(r["steps"] >= 64 and r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1
-               for r in rows)
+    assert all(r["steps"] >= 64 for r in rows[:4])  # the afterstate rows: its 2 games'
+    assert all(r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1 for r in rows)
     for r in rows[:3]:  # in one process the phases split the updates' time; with workers,
         # the learner's own phases do, and the workers' run beside them
         split = [r[f"{c}_share"] for c in training.COLUMNS]

@@ -3,6 +3,7 @@
 update with the next rollout, and a resumed run continues the same curve."""
 
 import csv
+import shutil
 import signal
 
 import pytest
@@ -64,46 +65,60 @@ def test_one_worker_is_the_in_process_run_as_before(tmp_path):
 
 @pytest.fixture(scope="module")
 def two_workers(tmp_path_factory):
-    """A run of two worker processes (overlapping), evaluated every second update."""
-    return selfplay_ppo.train(args(tmp_path_factory.mktemp("workers"), workers=2,
-                                   eval_every=2))
-
-
-def test_worker_processes_resume_the_same_curve(tmp_path, two_workers, monkeypatch):
-    """Ctrl-C during update 2's evaluation, while the workers collect rollout 3 with the
-    policy before update 2: the save records where that rollout began, and the resumed run
-    collects it again, so it continues the same curve and weights as the run never stopped
-    (which also makes that the same run for the same seed)."""
+    """A run of two worker processes (overlapping), evaluated every second update, and the
+    same run stopped by Ctrl-C during update 2's evaluation, while the workers collect rollout
+    3 with the policy before update 2."""
+    root = tmp_path_factory.mktemp("workers")
+    whole = selfplay_ppo.train(args(root / "whole", workers=2, eval_every=2))
     real_evaluate = selfplay_ppo.evaluate
 
     def evaluate_then_ctrl_c(*a):
         signal.raise_signal(signal.SIGINT)
         return real_evaluate(*a)
 
-    monkeypatch.setattr(selfplay_ppo, "evaluate", evaluate_then_ctrl_c)
-    part = selfplay_ppo.train(args(tmp_path, workers=2, eval_every=2))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(selfplay_ppo, "evaluate", evaluate_then_ctrl_c)
+        part = selfplay_ppo.train(args(root / "part", workers=2, eval_every=2))
     assert [r["update"] for r in curve(part)] == ["1", "2"]
-    monkeypatch.setattr(selfplay_ppo, "evaluate", real_evaluate)
-    resumed = selfplay_ppo.train(args(part, workers=2, resume=True))
-    assert curve(resumed) == curve(two_workers) and len(curve(two_workers)) == 4
-    assert same_weights(resumed, two_workers)
+    return whole, part
+
+
+def test_worker_processes_resume_the_same_curve(tmp_path, two_workers):
+    """The save records where the rollout in flight began and the resumed run collects it
+    again, so it continues the same curve and weights as the run never stopped (which also
+    makes that the same run for the same seed)."""
+    whole, part = two_workers
+    resumed = shutil.copytree(part, tmp_path / "part")
+    selfplay_ppo.train(args(resumed, workers=2, resume=True))
+    assert curve(resumed) == curve(whole) and len(curve(whole)) == 4
+    assert same_weights(resumed, whole)
+
+
+def test_ray_actors_continue_the_worker_processes_run(tmp_path, two_workers):
+    """The same workers as Ray actors (Ray 2.60 has no local mode: a local two-CPU Ray that
+    the script starts) resume the processes' run and continue the same curve."""
+    pytest.importorskip("ray", reason="Ray is optional: from a checkout, pip install -e '.[ray]'")
+    whole, part = two_workers
+    resumed = shutil.copytree(part, tmp_path / "part")
+    selfplay_ppo.train(args(resumed, workers=2, backend="ray", resume=True))
+    assert curve(resumed) == curve(whole) and same_weights(resumed, whole)
 
 
 def test_overlap_learns_from_the_policy_one_update_behind(tmp_path, two_workers):
     """Without overlap every rollout is collected by the newest policy: the first update (the
     same rollout of the initial weights) agrees, the second, whose rollout the overlapped run
     collected with the initial weights again, does not."""
+    whole, _ = two_workers
     synced = selfplay_ppo.train(args(tmp_path, workers=2, overlap=False, total_steps=128))
     first, second = curve(synced)
-    assert first == curve(two_workers)[0]
-    assert second["policy_loss"] != curve(two_workers)[1]["policy_loss"]
+    assert first == curve(whole)[0] and second["policy_loss"] != curve(whole)[1]["policy_loss"]
 
 
-def test_ray_actors_give_the_worker_processes_run(tmp_path, two_workers):
-    """Ray 2.60 no longer has local mode: a local two-CPU Ray started by the script."""
-    pytest.importorskip("ray", reason="Ray is optional: from a checkout, pip install -e '.[ray]'")
-    run = selfplay_ppo.train(args(tmp_path, workers=2, backend="ray", eval_every=2))
-    assert curve(run) == curve(two_workers) and same_weights(run, two_workers)
+def test_a_one_process_run_resumes_on_its_own_backend_only(tmp_path):
+    selfplay_ppo.train(args(tmp_path, total_steps=64))
+    with pytest.raises(SystemExit, match=r"written with --workers 1 --backend local .* resume "
+                       r"it with --backend local$"):
+        selfplay_ppo.train(args(tmp_path, total_steps=128, backend="ray", resume=True))
 
 
 @pytest.mark.parametrize(("kw", "message"), [

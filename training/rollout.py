@@ -259,7 +259,7 @@ class Rollout:
 class RolloutWorker:
     """One worker's slice of the tables with its own CPU copy of the network and its own
     generators (``seed`` seeds torch's and the roles'); ``shm``, the name of a shared memory
-    block laid out by :func:`buffer_shapes`, holds its buffers (``None``: its own arrays,
+    block laid out by :func:`_layout`, holds its buffers (``None``: its own arrays,
     returned with each rollout, as Ray's object store wants them)."""
 
     def __init__(self, args, first: int, seeds: list[int], seed: int, shm: str | None = None):

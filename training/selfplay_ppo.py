@@ -185,6 +185,11 @@ def train(args: Args, timings: dict | None = None) -> Path:
     table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes or [None]]
     # one process: the rollout here, sharing the network and the generator; else workers
     local = args.workers == 1 and args.backend == "local"
+    if args.resume and local != ("workers" not in saved):
+        other = "ray" if local else "local"  # only --workers 1 runs either way
+        raise SystemExit(f"--backend {args.backend}: {ckpt_path} was written with --workers 1 "
+                         f"--backend {other} (the rollout in this process, or in one Ray "
+                         f"actor, keeps another checkpoint); resume it with --backend {other}")
 
     # ---- env setup: B tables stepped together, cycling through the table sizes ------------
     seeds = np.random.SeedSequence(args.seed)
@@ -373,7 +378,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
             global_step += n
             new = {}
             if update % args.snapshot_every == 0:
-                new = {update: {k: v.clone() for k, v in net.actor.state_dict().items()}}
+                new = {update: {k: v.cpu().clone() for k, v in net.actor.state_dict().items()}}
                 pool = [*pool, update][-args.pool_size:]
             if local:
                 rollout.sync(pool, new)
