@@ -230,27 +230,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
     meta = model_meta(args.env_id, tables.games[:len(table_rules)], obs_size, args.hidden,
                       dataclasses.asdict(args), "selfplay_ppo", args.deterministic)
 
-    # ---- rollout workers: K slices of the tables, each its own generators -----------------
     workers, in_flight, ahead = None, False, None  # ahead: a rollout gathered by a save
-    if not local:
-        worker_seeds = [int(s.generate_state(1)[0]) for s in seeds.spawn(args.workers)]
-        try:
-            if args.backend == "ray":
-                workers = RayWorkers(args, args.workers, table_seeds, worker_seeds,
-                                     args.address or None)
-            else:
-                workers = ProcessWorkers(args, args.workers, table_seeds, worker_seeds,
-                                         obs_size, num_actions)
-            if args.resume:
-                workers.call("restore", [{"saved": w} for w in saved["workers"]])
-                if saved["in_flight"]:  # the rollout the save interrupted, collected again
-                    workers.submit("collect", [{"weights": None, "pool": None, "new": {}}]
-                                   * args.workers)
-                    in_flight = True
-        except WorkerError as err:
-            if workers:
-                workers.close()
-            raise SystemExit(f"selfplay_ppo: a rollout worker failed: {err}") from None
 
     def submit() -> None:
         """Start the workers' next rollout with the network's weights now."""
@@ -311,6 +291,24 @@ def train(args: Args, timings: dict | None = None) -> Path:
     bar = tqdm(total=args.total_steps, initial=global_step, disable=not args.progress,
                unit="step", desc=args.env_id)
     try:
+        # ---- rollout workers: K slices of the tables, each its own generators ---------
+        if not local:
+            worker_seeds = [int(s.generate_state(1)[0]) for s in seeds.spawn(args.workers)]
+            try:
+                if args.backend == "ray":
+                    workers = RayWorkers(args, args.workers, table_seeds, worker_seeds,
+                                         args.address or None)
+                else:
+                    workers = ProcessWorkers(args, args.workers, table_seeds, worker_seeds,
+                                             obs_size, num_actions)
+                if args.resume:
+                    workers.call("restore", [{"saved": w} for w in saved["workers"]])
+                    if saved["in_flight"]:  # the rollout the save interrupted, collected again
+                        workers.submit("collect", [{"weights": None, "pool": None, "new": {}}]
+                                       * args.workers)
+                        in_flight = True
+            except WorkerError as err:  # the finally below closes the ones started
+                raise SystemExit(f"selfplay_ppo: a rollout worker failed: {err}") from None
         while global_step < args.total_steps and not stop:
             update += 1
             started = clock = time.perf_counter()
