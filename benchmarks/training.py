@@ -1,23 +1,31 @@
-"""Training throughput: learner steps per second of each training script per game, the previous
-configuration against the current one in the same run, and where the wall time goes.
+"""Training throughput: learner steps per second of each training script per game, today's
+configuration against the rollout-worker pipelines in the same run, and where the wall time goes.
 
-``selfplay_ppo`` trains ``--steps`` learner steps in pure self-play with evaluation off, twice:
-with the previous defaults (``--num-tables 16 --num-steps 32``: 16 tables, a forward pass of at
-most 16 rows a step, updates of 512 decisions) and with the current ones (``Args``' defaults),
-one thread each. The script times its own phases (``selfplay_ppo.PHASES``): the tables' step
-(the engines' moves and the observation and mask of the next mover), the networks' forward
-passes and sampling, the PPO update, and "other" (the rollout's bookkeeping, advantages,
-checkpoints). Steps/s and the shares are of the updates' time, which is what a long run
-spends; the setup (building the tables and agents) and the final plot are a separate column
-of seconds. The tables' step is split into stepping and
-encoding by replaying as many steps through the same tables with uniformly random legal moves
-and timing the observers' ``encode_into`` inside it (random moves stand in for an untrained
-policy's, so read the split as an estimate). In-process rollouts never wait, so there is no
-waiting column.
+``selfplay_ppo`` trains ``--steps`` learner steps in pure self-play with evaluation off, once per
+configuration of ``--configs`` (``CONFIGS``), one torch thread per process: ``current`` is
+``Args``' defaults (``--workers 1``: the rollout in the learner's process), ``workers2`` two
+rollout worker processes overlapping the learner's update, ``ray2`` the same two workers as
+Ray actors (a local Ray), ``previous`` the defaults before batched tables (``--num-tables 16
+--num-steps 32``). The ratio is each configuration's steps/s over ``current``'s. The script
+times its own phases (``selfplay_ppo.PHASES``): the tables' step (the engines' moves and the
+observation and mask of the next mover), the networks' forward passes and sampling, the PPO
+update, waiting for the workers' rollouts (with the IPC), and "other" (the rollout's
+bookkeeping, advantages, checkpoints). Steps/s and the shares are of the updates' time, which
+is what a long run spends; the setup (building the tables, agents and workers) and the final
+plot are a separate column of seconds. The tables' step is split into stepping and encoding by
+replaying as many steps through the same tables with uniformly random legal moves and timing
+the observers' ``encode_into`` inside it (random moves stand in for an untrained policy's, so
+read the split as an estimate). With workers, learning, waiting and other split the learner's
+time; stepping, encoding and inference are the workers' busy seconds per worker as a share of
+the same wall time (they run beside the learner's, so a row sums to more than 100 %).
 
 ``sb3_maskable_ppo`` (on the vector view, against random opponents) is timed once; its
-environment share is replayed the same way through the single-agent view's ``step``. The
-machine is shared: compare rows of one run, not across runs.
+environment share is replayed the same way through the single-agent view's ``step``.
+``afterstate_value`` (the game whose spec has an afterstate player) is timed in its two phases,
+in this process: collecting ``--afterstate-games`` games of its first iteration's player
+(games/s, and decisions/s: the discards that become training rows) and fitting its value
+network to them with its default epochs (its ``env_share`` is the collection's). The machine is
+shared: compare rows of one run, not across runs.
 
     python -m taas.benchmarks.training --steps 8192 --scripts selfplay_ppo --out results/t.json
 """
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import json
 import tempfile
 import time
@@ -38,7 +47,10 @@ import taas.envs
 from taas.envs.core.vector import VectorTables
 
 GAMES = ["continental_v1", "mariage_v1", "marriage_v1", "romme_v1"]
-PREVIOUS = {"num_tables": 16, "num_steps": 32}  # selfplay_ppo's defaults before batched tables
+CONFIGS = {"previous": {"num_tables": 16, "num_steps": 32},  # before batched tables
+           "current": {},  # today's defaults: --workers 1
+           "workers2": {"workers": 2},  # two worker processes, --overlap
+           "ray2": {"workers": 2, "backend": "ray"}}
 
 
 def encoding_share(env_id: str, num_tables: int, steps: int, seed: int = 0) -> float:
@@ -78,13 +90,13 @@ def single_agent_seconds(env_id: str, steps: int, seed: int = 0) -> float:
 
 
 def selfplay_row(env_id: str, steps: int, config: str, num_tables: int | None = None) -> dict:
-    """One self-play run of at least ``steps`` learner steps (whole updates) with the
-    ``previous`` or ``current`` settings (``num_tables``: instead of the default's): steps/s
-    and each phase's share of the updates' time."""
+    """One self-play run of at least ``steps`` learner steps (whole updates) with the settings
+    of ``CONFIGS[config]`` (``num_tables``: instead of the default's, except for ``previous``):
+    steps/s and each phase's share of the updates' time."""
     from taas.training import selfplay_ppo
 
-    settings = dict(PREVIOUS) if config == "previous" else {}
-    if config == "current" and num_tables:
+    settings = dict(CONFIGS[config])
+    if config != "previous" and num_tables:
         settings["num_tables"] = num_tables
     timings: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as run_dir:
@@ -96,15 +108,21 @@ def selfplay_row(env_id: str, steps: int, config: str, num_tables: int | None = 
         seconds = time.perf_counter() - start
         with open(Path(run_dir) / "curve.csv", newline="") as f:
             steps = int(list(csv.DictReader(f))[-1]["global_step"])  # whole updates
-    loop = sum(timings.values())  # the updates, without the setup and the final plot
-    encoding = timings["env"] * encoding_share(env_id, args.num_tables, steps)
-    shares = {"env_stepping": timings["env"] - encoding, "encoding": encoding,
-              "inference": timings["inference"], "learning": timings["learning"],
+    # the updates, without the setup and the final plot
+    loop = sum(timings[k] for k in selfplay_ppo.PHASES)
+    local = args.workers == 1 and args.backend == "local"
+    # in-process: this process's seconds; with workers: theirs per worker, beside the learner's
+    env, inference = ((timings["env"], timings["inference"]) if local else
+                      (timings["worker_env"] / args.workers,
+                       timings["worker_inference"] / args.workers))
+    encoding = env * encoding_share(env_id, args.num_tables, steps)
+    shares = {"env_stepping": env - encoding, "encoding": encoding, "inference": inference,
+              "learning": timings["learning"], "waiting": timings["waiting"],
               "other": timings["other"]}
     return {"script": "selfplay_ppo", "config": config, "env_id": env_id,
-            "num_tables": args.num_tables, "num_steps": args.num_steps, "steps": steps,
-            "seconds": loop, "setup_seconds": seconds - loop, "steps_per_s": steps / loop,
-            "env_share": timings["env"] / loop,
+            "num_tables": args.num_tables, "num_steps": args.num_steps, "workers": args.workers,
+            "backend": args.backend, "steps": steps, "seconds": loop,
+            "setup_seconds": seconds - loop, "steps_per_s": steps / loop, "env_share": env / loop,
             **{f"{k}_share": v / loop for k, v in shares.items()}}
 
 
@@ -125,7 +143,39 @@ def sb3_row(env_id: str, steps: int) -> dict:
             "env_share": min(1.0, env_s / seconds)}
 
 
-COLUMNS = ("env_stepping", "encoding", "inference", "learning", "other")
+def afterstate_row(games: int) -> dict:
+    """The afterstate trainer's first iteration on ``games`` games: collection, then the fit."""
+    import torch
+
+    from taas.agents.learned.ppo import afterstate_player, mlp
+    from taas.training import afterstate_value
+
+    args = afterstate_value.Args(games=games, chunk_games=games)
+    env_id = afterstate_value._only_afterstate_env()
+    player = taas.envs.spec_for(env_id).default_opponent
+    rules = {"num_players": args.num_players}
+    with tempfile.TemporaryDirectory() as run_dir:
+        path = Path(run_dir) / "chunk.npz"
+        start = time.perf_counter()
+        afterstate_value.collect((env_id, player, rules, afterstate_value.chunk_seeds(
+            args, 0, 0), args.epsilon, path))
+        collecting = time.perf_counter() - start
+        data = dict(np.load(path))
+    net = mlp(afterstate_player(env_id).NUM_FEATURES, args.hidden, 1, out_gain=1.0)
+    start = time.perf_counter()
+    afterstate_value.fit(net, data, args, torch.Generator().manual_seed(0))
+    fitting = time.perf_counter() - start
+    decisions = len(data["targets"])
+    return {"script": "afterstate_value", "config": "current", "env_id": env_id,
+            "games": games, "decisions": decisions, "steps": decisions,  # its training rows
+            "seconds": collecting + fitting,
+            "games_per_s": games / collecting, "decisions_per_s": decisions / collecting,
+            "steps_per_s": decisions / (collecting + fitting),
+            "env_share": collecting / (collecting + fitting)}
+
+
+COLUMNS = ("env_stepping", "encoding", "inference", "learning", "waiting", "other")
+LEARNER_COLUMNS = ("learning", "waiting", "other")  # with workers, the learner's own split
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -134,15 +184,27 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         help="learner steps per run (default: %(default)s)")
     parser.add_argument("--games", default=",".join(GAMES),
                         help="env ids (default: %(default)s)")
-    parser.add_argument("--scripts", default="selfplay_ppo,sb3_maskable_ppo",
+    parser.add_argument("--scripts", default="selfplay_ppo,sb3_maskable_ppo,afterstate_value",
                         help="training scripts (default: %(default)s)")
+    parser.add_argument("--afterstate-games", type=int, default=40,
+                        help="games the afterstate trainer collects (default: %(default)s)")
+    parser.add_argument("--configs", default="current,workers2,ray2",
+                        help=f"selfplay_ppo's configurations, of {', '.join(CONFIGS)}; the "
+                        "ratio is over current's (default: %(default)s)")
     parser.add_argument("--num-tables", type=int,
-                        help="selfplay_ppo's tables in the current configuration (default: its "
-                        "own default)")
+                        help="selfplay_ppo's tables in every configuration but previous "
+                        "(default: its own default)")
     parser.add_argument("--out", help="write the rows as JSON here")
     args = parser.parse_args(argv)
     if args.steps <= 0:
         parser.error(f"--steps {args.steps}: expected a positive number of learner steps")
+    configs = args.configs.split(",")
+    if "current" not in configs or not set(configs) <= set(CONFIGS):
+        parser.error(f"--configs {args.configs}: expected current and any of "
+                     f"{', '.join(CONFIGS)}")
+    if "ray2" in configs and importlib.util.find_spec("ray") is None:
+        print("ray2 left out: Ray is not installed (pip install -e '.[ray]')")
+        configs.remove("ray2")
     import matplotlib.pyplot  # noqa: F401  (imported once here, not inside the first timing)
     import torch
 
@@ -152,12 +214,21 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print(f"{'script':<18}{'env':<16}{'config':<10}{'steps/s':>8}{'ratio':>7}{'env':>6}"
           + "".join(f"{c.replace('env_', ''):>10}" for c in COLUMNS) + f"{'setup s':>9}")
     for script in args.scripts.split(","):
+        if script == "afterstate_value":  # one game has an afterstate player
+            row = afterstate_row(args.afterstate_games)
+            rows.append(row)
+            print(f"{script:<18}{row['env_id']:<16}{row['config']:<10}"
+                  f"{row['steps_per_s']:>8.0f}{'':>7}{row['env_share']:>6.0%}  "
+                  f"{row['games_per_s']:.2f} games/s, {row['decisions_per_s']:.0f} "
+                  "decisions/s while collecting; steps/s counts the fit too", flush=True)
+            continue
         for env_id in args.games.split(","):
             encoding_share(env_id, 2, 50)  # compile the engine's kernels outside the timing
             if script == "selfplay_ppo":
-                pair = [selfplay_row(env_id, args.steps, c, args.num_tables)
-                        for c in ("previous", "current")]
-                pair[1]["ratio"] = pair[1]["steps_per_s"] / pair[0]["steps_per_s"]
+                pair = [selfplay_row(env_id, args.steps, c, args.num_tables) for c in configs]
+                today = pair[configs.index("current")]["steps_per_s"]
+                for row in pair:
+                    row["ratio"] = row["steps_per_s"] / today
             else:
                 pair = [sb3_row(env_id, args.steps)]
             for row in pair:

@@ -171,18 +171,29 @@ def test_throughput_benchmark_measures_both_scripts():
     from taas.benchmarks import training
 
     # the current defaults' first update is 4,096 steps: fewer tables keep the test short
-    rows = training.main(["--steps", "64", "--games", "mariage_v1", "--num-tables", "32"])
+    rows = training.main(["--steps", "64", "--games", "mariage_v1", "--num-tables", "32",
+                          "--configs", "previous,current,workers2", "--afterstate-games", "2"])
     assert [(r["script"], r["config"]) for r in rows] == [
-        ("selfplay_ppo", "previous"), ("selfplay_ppo", "current"),
-        ("sb3_maskable_ppo", "current")]
-    assert [r.get("num_tables") for r in rows] == [16, 32, None]
-    assert rows[1]["ratio"] == pytest.approx(rows[1]["steps_per_s"] / rows[0]["steps_per_s"])
-    assert all(r["steps"] >= 64 and r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1
-               for r in rows)
-    for r in rows[:2]:  # the phases split the updates' time
+        ("selfplay_ppo", "previous"), ("selfplay_ppo", "current"), ("selfplay_ppo", "workers2"),
+        ("sb3_maskable_ppo", "current"), ("afterstate_value", "current")]
+    assert [(r.get("num_tables"), r.get("workers")) for r in rows] == [
+        (16, 1), (32, 1), (32, 2), (None, None), (None, None)]
+    afterstate = rows[-1]
+    assert afterstate["games"] == 2 and afterstate["decisions"] > 2
+    assert afterstate["decisions_per_s"] == pytest.approx(
+        afterstate["games_per_s"] * afterstate["decisions"] / 2)
+    assert rows[1]["ratio"] == 1 and rows[2]["ratio"] == pytest.approx(
+        rows[2]["steps_per_s"] / rows[1]["steps_per_s"])
+    assert all(r["steps"] >= 64 for r in rows[:4])  # the afterstate rows: its 2 games'
+    assert all(r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1 for r in rows)
+    for r in rows[:3]:  # in one process the phases split the updates' time; with workers,
+        # the learner's own phases do, and the workers' run beside them
         split = [r[f"{c}_share"] for c in training.COLUMNS]
-        assert all(0 <= x <= 1 for x in split) and sum(split) == pytest.approx(1)
+        assert all(0 <= x <= 1 for x in split)
+        columns = training.LEARNER_COLUMNS if r["workers"] > 1 else training.COLUMNS
+        assert sum(r[f"{c}_share"] for c in columns) == pytest.approx(1)
         assert r["env_stepping_share"] + r["encoding_share"] == pytest.approx(r["env_share"])
+    assert rows[1]["waiting_share"] == 0 < rows[2]["waiting_share"]
 
 
 def test_selfplay_ctrl_c_saves_and_resume_continues_the_same_curve(tmp_path, monkeypatch):

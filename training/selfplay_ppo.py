@@ -15,7 +15,17 @@ snapshot once on the rows where it moves; fixed agents move table by table. An u
 from ``--num-tables`` x ``--num-steps`` learner decisions, so the tables set both the batch of
 a forward pass and the size of an update.
 
+``--workers K`` moves the rollout to ``K`` worker processes (:mod:`taas.training.rollout`),
+each stepping its slice of the tables with a CPU copy of the network and writing its
+transitions into shared memory; the weights go to them once per update. With ``--overlap``
+(the default) the learner updates on one rollout while the workers collect the next with the
+policy before that update, so every rollout is collected by a policy one update behind the one
+it trains (IMPALA/APPO-style lag; PPO's ratio is taken against the policy that acted, and GAE
+uses the values of the critic the workers had); ``--no-overlap`` waits for each rollout.
+``--backend ray [--address ADDR]`` runs the same workers as Ray actors, on a cluster.
+
     python -m taas.training.selfplay_ppo --env-id mariage_v1 --total-steps 200000
+    python -m taas.training.selfplay_ppo --env-id mariage_v1 --workers 2
 
 writes to ``--run-dir``: ``checkpoint.pt`` (everything needed to continue: ``--resume`` picks
 it up after a crash or Ctrl-C and continues the same curve; tensors and plain values only, read
@@ -25,9 +35,13 @@ its deal's generator state and the moves since, and replayed), ``model.pt`` (the
 against ``heuristic``/``greedy``/``random`` on duplicate deals) and ``tb/`` (TensorBoard).
 Ctrl-C finishes the current update, saves and exits; a second Ctrl-C aborts.
 
-Reproducible: the same arguments and seed give the same curve on one thread (``--threads 1``).
-The learning rate is constant so that a run extended with a larger ``--total-steps`` continues
-exactly where a shorter one stopped.
+Reproducible: the same arguments and seed give the same curve on one thread (``--threads 1``),
+with any one number of workers (each worker has its own seeded generators, and the schedule
+of weights does not depend on timing), on either backend; another ``--workers`` is another
+curve. The learning rate is constant so that a run extended with a larger ``--total-steps``
+continues exactly where a shorter one stopped (with ``--overlap``, one stopped by Ctrl-C or a
+crash does: a finished run collects no rollout past its last update, so extending it starts
+with the newest policy).
 """
 
 from __future__ import annotations
@@ -43,8 +57,6 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-import taas.agents
-import taas.envs
 from taas.agents.learned.ppo import PolicyNet, model_meta, save_model
 from taas.envs.core.vector import VectorTables
 from taas.training.common import (
@@ -55,6 +67,14 @@ from taas.training.common import (
     parse_rules,
     plot_curve,
     warm_start,
+)
+from taas.training.rollout import (
+    ROLLOUT_PHASES,
+    ProcessWorkers,
+    RayWorkers,
+    Rollout,
+    WorkerError,
+    table_sizes,
 )
 
 
@@ -98,6 +118,16 @@ class Args:
         "help": "the saved model plays its most probable move (training still samples)"})
     threads: int = 1
     device: str = "cpu"
+    workers: int = field(default=1, metadata={
+        "help": "rollout worker processes, each stepping a slice of the tables (1: the "
+        "rollout runs in this process)"})
+    backend: str = field(default="local", metadata={
+        "help": "the workers are local processes or Ray actors (ray)"})
+    address: str = field(default="", metadata={
+        "help": "with --backend ray: the cluster (auto, HOST:PORT); empty: a local Ray"})
+    overlap: bool = field(default=True, metadata={
+        "help": "with workers: learn on one rollout while the workers collect the next (the "
+        "policy that collects lags one update)"})
     progress: bool = True
     tensorboard: bool = True
 
@@ -106,18 +136,13 @@ FIELDS = ["update", "global_step", "episodes", "episode_return", "policy_loss", 
           "entropy", "approx_kl", "clipfrac", "pool", "eval_diff", "eval_diff_low",
           "eval_diff_high", "eval_win_rate"]
 # arguments a resumed run may change; everything else comes from the checkpoint
-RESUMABLE = ("total_steps", "progress", "tensorboard", "resume", "device")
-# where the wall time goes (``train(args, timings)`` adds each update's seconds to these)
-PHASES = ("env", "inference", "learning", "other")
-LEARNER = 0  # roles[i, seat]: 0 the learner, k > 0 the pool snapshot numbered k, -j-1 fixed j
-
-
-def sample(net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor):
-    """Actions drawn from the masked policy and their log-probabilities (no ``Categorical``:
-    its argument checks cost more than the network at a table's batch size)."""
-    logp = torch.log_softmax(net.logits(obs, mask), -1)
-    actions = torch.multinomial(logp.exp(), 1)
-    return actions.squeeze(1), logp.gather(1, actions).squeeze(1)
+RESUMABLE = ("total_steps", "progress", "tensorboard", "resume", "device", "backend",
+             "address")
+# where this process's wall time goes (``train(args, timings)`` adds each update's seconds to
+# these); with workers, their busy seconds, summed over them, go to "worker_" + ROLLOUT_PHASES
+PHASES = ("env", "inference", "learning", "waiting", "other")
+BACKENDS = ("local", "ray")
+BATCH = ("obs", "mask", "act", "logp", "val", "adv")  # what a rollout hands the update
 
 
 def train(args: Args, timings: dict | None = None) -> Path:
@@ -137,102 +162,106 @@ def train(args: Args, timings: dict | None = None) -> Path:
         except Exception as err:  # a file of another kind: torch raises many types
             raise SystemExit(f"{ckpt_path} is not a selfplay_ppo checkpoint "
                              f"({type(err).__name__})") from None
-        if "roles" not in saved:
+        if "roles" not in saved and "workers" not in saved:
             raise SystemExit(f"{ckpt_path} was written by an older selfplay_ppo (tables "
                              "stepped one by one); start a new run from its model.pt with "
                              "--init-from")
         args = Args(**{**saved["args"], **{k: getattr(args, k) for k in RESUMABLE}})
     elif ckpt_path.exists():
         raise SystemExit(f"{ckpt_path} exists: pass --resume to continue it, or another --run-dir")
+    if args.workers < 1 or args.backend not in BACKENDS:
+        raise SystemExit(f"--workers {args.workers} --backend {args.backend!r}: expected 1 or "
+                         f"more workers and a backend of {', '.join(BACKENDS)}")
+    if args.address and args.backend != "ray":
+        raise SystemExit(f"--address {args.address}: only --backend ray connects to a cluster")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     device = torch.device(args.device)
     rules = parse_rules(args.rules)
-    sizes = [int(n) for n in args.num_players.split(",") if n]
-    if args.num_tables < max(1, len(sizes)):
+    sizes = table_sizes(args)
+    if args.num_tables < max(1, len(sizes), args.workers):
         raise SystemExit(f"--num-tables {args.num_tables}: expected at least one table per "
-                         f"table size ({max(1, len(sizes))})")
+                         f"table size ({max(1, len(sizes))}) and per worker ({args.workers})")
     table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes or [None]]
-    fixed_specs = [s for s in args.fixed_opponents.split(",") if s]
+    # one process: the rollout here, sharing the network and the generator; else workers
+    local = args.workers == 1 and args.backend == "local"
+    if args.resume and local != ("workers" not in saved):
+        other = "ray" if local else "local"  # only --workers 1 runs either way
+        raise SystemExit(f"--backend {args.backend}: {ckpt_path} was written with --workers 1 "
+                         f"--backend {other} (the rollout in this process, or in one Ray "
+                         f"actor, keeps another checkpoint); resume it with --backend {other}")
 
     # ---- env setup: B tables stepped together, cycling through the table sizes ------------
     seeds = np.random.SeedSequence(args.seed)
-    rng = np.random.default_rng(seeds.spawn(1)[0])  # roles and minibatch order
+    rng = np.random.default_rng(seeds.spawn(1)[0])  # roles (in this process) and minibatches
+    table_seeds = seeds.generate_state(args.num_tables).tolist()
     try:
-        tables = VectorTables(args.env_id, args.num_tables,
-                              seed=seeds.generate_state(args.num_tables).tolist(),
-                              num_players=sizes or None, **rules)
+        if local:
+            rollout = Rollout(args, 0, table_seeds, rng, device)
+            tables = rollout.tables
+        else:  # one table of each size: the shapes and the games of the model's metadata
+            tables = VectorTables(args.env_id, len(table_rules), num_players=sizes or None,
+                                  **rules)
         evaluated_against = args.eval_opponent or eval_opponent(args.env_id)
     except ValueError as err:
         raise SystemExit(f"selfplay_ppo: {err}") from None
     run_dir.mkdir(parents=True, exist_ok=True)
-    obs_size, num_actions, b = tables.obs_size, tables.num_actions, args.num_tables
-    rows = np.arange(b)
-    fixed = [[taas.agents.make(s, args.env_id, seed=args.seed * 1000 + i,
-                               config=table_rules[i % len(table_rules)]) for s in fixed_specs]
-             for i in range(b)]  # fixed[i][j]: fixed opponent j, built for table i's rules
-    # per table and seat: its role this episode, the buffer index of its last transition
-    # awaiting a reward (-1: none) and its return when it made that decision
-    roles = np.zeros((b, tables.max_players), np.int64)
-    pending = np.full((b, tables.max_players), -1, np.int64)
-    base = np.zeros((b, tables.max_players))
+    obs_size, num_actions = tables.obs_size, tables.num_actions
 
     # ---- the network, the optimizer and the pool of past selves ----------------------------
     net = PolicyNet(obs_size, num_actions, args.hidden).to(device)
     # fused: one kernel for all parameters, not a Python loop over them (on CPU too)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
-    snapshots: dict[int, PolicyNet] = {}  # actor-only snapshots that some seat plays
     pool: list[int] = []  # the numbers of the snapshots new episodes draw from
+    unsent: dict[int, dict] = {}  # new snapshots' actor weights the workers have not had
     update, global_step = 0, 0
     if args.init_from and not args.resume:
         warm_start(net, args, obs_size, num_actions)
     if args.resume:
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
-        tables.restore(saved["tables"])
-        for agents, states in zip(fixed, saved["fixed_rngs"], strict=True):
-            for agent, state in zip(agents, states, strict=True):
-                agent.rng.bit_generator.state = state
-        roles[:], pending[:], base[:] = (np.array(saved[k]) for k in ("roles", "pending", "base"))
+        if local:
+            rollout.restore(saved)
+        else:
+            unsent = dict(saved["unsent"])
         pool, update, global_step = saved["pool"], saved["update"], saved["global_step"]
-        for k, weights in saved["snapshots"]:
-            snapshots[k] = PolicyNet(obs_size, num_actions, args.hidden, critic=False).to(device)
-            snapshots[k].actor.load_state_dict(weights)
         rng.bit_generator.state = saved["rng"]
         torch.set_rng_state(saved["torch_rng"])
     meta = model_meta(args.env_id, tables.games[:len(table_rules)], obs_size, args.hidden,
                       dataclasses.asdict(args), "selfplay_ppo", args.deterministic)
 
-    def deal(i: int) -> None:
-        """Fresh roles for the seats of table ``i``, whose new episode was just dealt."""
-        n = int(tables.num_players[i])
-        roles[i], pending[i], base[i] = LEARNER, -1, 0.0
-        if (fixed_specs or pool) and rng.random() >= args.selfplay_prob:
-            for seat in range(n):
-                if fixed_specs and (not pool or rng.random() < args.fixed_prob):
-                    roles[i, seat] = -1 - int(rng.integers(len(fixed_specs)))
-                else:
-                    roles[i, seat] = pool[int(rng.integers(len(pool)))]
-            roles[i, int(rng.integers(n))] = LEARNER
+    workers, in_flight, ahead = None, False, None  # ahead: a rollout gathered by a save
+
+    def submit() -> None:
+        """Start the workers' next rollout with the network's weights now."""
+        nonlocal unsent, in_flight
+        weights = {k: v.cpu() for k, v in net.state_dict().items()}
+        workers.submit("collect", [{"weights": weights, "pool": pool, "new": unsent}]
+                       * args.workers)
+        unsent, in_flight = {}, True
 
     def save() -> None:
+        nonlocal ahead, in_flight
         save_model(model_path, meta, net.actor, critic=net.critic.state_dict())
-        torch.save({"args": dataclasses.asdict(args), "net": net.state_dict(),
-                    "optimizer": optimizer.state_dict(), "tables": tables.records(),
-                    "fixed_rngs": [[f.rng.bit_generator.state for f in agents]
-                                   for agents in fixed],
-                    "roles": roles.tolist(), "pending": pending.tolist(), "base": base.tolist(),
-                    "pool": pool, "snapshots": [
-                        [k, {n: v.cpu() for n, v in p.actor.state_dict().items()}]
-                        for k, p in snapshots.items()],
-                    "rng": rng.bit_generator.state, "torch_rng": torch.get_rng_state(),
+        if local:
+            where = rollout.state()
+        else:
+            saving_flight = in_flight
+            if in_flight:  # its start is what a resumed run replays; its data is used next
+                ahead, in_flight = workers.gather(), False
+                ahead = [{**g, **{k: np.array(g[k]) for k in BATCH}} for g in ahead]
+            where = {"workers": workers.call("state", [{"at_start": saving_flight}]
+                                             * args.workers),
+                     "in_flight": saving_flight, "pool": pool,
+                     "unsent": [[k, w] for k, w in unsent.items()],
+                     "rng": rng.bit_generator.state}
+        torch.save({**where, "args": dataclasses.asdict(args), "net": net.state_dict(),
+                    "optimizer": optimizer.state_dict(), "torch_rng": torch.get_rng_state(),
                     "update": update, "global_step": global_step}, ckpt_path.with_suffix(".tmp"))
         ckpt_path.with_suffix(".tmp").replace(ckpt_path)
 
-    if not args.resume:
-        tables.reset()
-        for i in range(b):
-            deal(i)
+    if local and not args.resume:
+        rollout.reset()
     log = CurveLog(csv_path, FIELDS, resume_update=update)
     writer = None
     if args.tensorboard:
@@ -249,16 +278,8 @@ def train(args: Args, timings: dict | None = None) -> Path:
 
     in_main = threading.current_thread() is threading.main_thread()
     old_handler = signal.signal(signal.SIGINT, on_sigint) if in_main else None
-    batch_size = b * args.num_steps
-    # the rollout's buffers: a step adds at most one transition per table past batch_size
-    cap = batch_size + b
-    obs_buf = np.zeros((cap, obs_size), np.float32)
-    mask_buf = np.zeros((cap, num_actions), np.int8)
-    act_buf, next_buf = np.zeros(cap, np.int64), np.zeros(cap, np.int64)
-    logp_buf = np.zeros(cap, np.float32)
-    rew_buf, boot_buf, done_buf = np.zeros(cap), np.zeros(cap), np.zeros(cap, np.bool_)
-    actions = np.zeros(b, np.int64)
     spent, clock = dict.fromkeys(PHASES, 0.0), 0.0
+    busy = {f"worker_{k}": 0.0 for k in ROLLOUT_PHASES}  # the workers' seconds, summed
 
     def lap(phase: str) -> None:
         """Charge the seconds since the last lap to ``phase``."""
@@ -270,98 +291,58 @@ def train(args: Args, timings: dict | None = None) -> Path:
     bar = tqdm(total=args.total_steps, initial=global_step, disable=not args.progress,
                unit="step", desc=args.env_id)
     try:
+        # ---- rollout workers: K slices of the tables, each its own generators ---------
+        if not local:
+            worker_seeds = [int(s.generate_state(1)[0]) for s in seeds.spawn(args.workers)]
+            try:
+                if args.backend == "ray":
+                    workers = RayWorkers(args, args.workers, table_seeds, worker_seeds,
+                                         args.address or None)
+                else:
+                    workers = ProcessWorkers(args, args.workers, table_seeds, worker_seeds,
+                                             obs_size, num_actions)
+                if args.resume:
+                    workers.call("restore", [{"saved": w} for w in saved["workers"]])
+                    if saved["in_flight"]:  # the rollout the save interrupted, collected again
+                        workers.submit("collect", [{"weights": None, "pool": None, "new": {}}]
+                                       * args.workers)
+                        in_flight = True
+            except WorkerError as err:  # the finally below closes the ones started
+                raise SystemExit(f"selfplay_ppo: a rollout worker failed: {err}") from None
         while global_step < args.total_steps and not stop:
             update += 1
             started = clock = time.perf_counter()
 
-            # ---- ALGO LOGIC: rollout. Each step, every table's player to move acts; the
-            # learner's decisions become transitions, each rewarded with the change in its
-            # seat's return until that seat's next decision (or the end of the episode).
-            n, episodes = 0, 0
-            finished: list[float] = []  # learner returns in episodes against the pool
-            while n < batch_size:
-                seat = tables.player
-                who = roles[rows, seat]
-                mine = np.flatnonzero(who == LEARNER)
-                if mine.size:
-                    k, new = np.arange(n, n + mine.size), slice(n, n + mine.size)
-                    np.take(tables.obs, mine, axis=0, out=obs_buf[new])
-                    np.take(tables.mask, mine, axis=0, out=mask_buf[new])
-                    lap("other")
-                    obs_t = torch.from_numpy(obs_buf[new]).to(device)
-                    mask_t = torch.from_numpy(mask_buf[new]).to(device).bool()
-                    with torch.no_grad():
-                        act_t, logp_t = sample(net, obs_t, mask_t)
-                    act_buf[new], logp_buf[new] = act_t.cpu().numpy(), logp_t.cpu().numpy()
-                    actions[mine] = act_buf[new]
-                    lap("inference")
-                    s = seat[mine]
-                    ret, prev = tables.returns[mine, s], pending[mine, s]
-                    waiting = prev >= 0
-                    rew_buf[prev[waiting]] = (ret[waiting] - base[mine, s][waiting]) \
-                        * args.reward_scale
-                    next_buf[prev[waiting]] = k[waiting]
-                    rew_buf[new], done_buf[new], next_buf[new], boot_buf[new] = 0, False, -1, 0
-                    pending[mine, s], base[mine, s] = k, ret
-                    n += mine.size
-                for role in np.unique(who[who != LEARNER]).tolist():
-                    theirs = np.flatnonzero(who == role)
-                    if role > 0:  # a snapshot: one forward pass for all its tables
-                        obs_t = torch.from_numpy(tables.obs[theirs]).to(device)
-                        mask_t = torch.from_numpy(tables.mask[theirs]).to(device).bool()
-                        with torch.no_grad():
-                            theirs_t = sample(snapshots[role], obs_t, mask_t)[0]
-                        actions[theirs] = theirs_t.cpu().numpy()
-                    else:
-                        for i in theirs.tolist():
-                            actions[i] = fixed[i][-1 - role].act(tables.obs[i], tables.mask[i])
-                lap("inference")
-                tables.step(actions)
-                lap("env")
-                for i in np.flatnonzero(tables.done).tolist():
-                    final, seats = tables.final_returns[i], range(tables.num_players[i])
-                    for p in seats:
-                        if pending[i, p] >= 0:
-                            rew_buf[pending[i, p]] = (final[p] - base[i, p]) * args.reward_scale
-                            done_buf[pending[i, p]] = True
-                    if (roles[i] != LEARNER).any():
-                        finished += [float(final[p]) for p in seats if roles[i, p] == LEARNER]
-                    episodes += 1
-                    deal(i)
-            # the rollout ends mid-episode: bootstrap each waiting transition from its value
-            cut = np.argwhere(pending >= 0)
-            if len(cut):
-                obs = np.stack([tables.observers[i].encode(tables.states[i], p)
-                                for i, p in cut.tolist()])
-                with torch.no_grad():
-                    values = net.value(torch.from_numpy(obs).to(device)).cpu().numpy()
-                i, p = cut.T
-                k, ret = pending[i, p], tables.returns[i, p]
-                rew_buf[k], boot_buf[k] = (ret - base[i, p]) * args.reward_scale, values
-                pending[i, p], base[i, p] = -1, ret
+            # ---- ALGO LOGIC: rollout (taas.training.rollout): num_steps learner decisions
+            # per table, each rewarded with the change in its seat's return until that seat's
+            # next decision, valued, and their advantages estimated (GAE) along each seat's
+            # own trajectory. With --overlap the workers already collect the next rollout,
+            # with this policy, while this one is learned from.
+            if local:
+                got = [rollout.collect(net)]
+                got[0].update({k: rollout.buf[k][: got[0]["n"]] for k in BATCH})
+                clock = time.perf_counter()  # the rollout charged its own phases
+            else:
+                if ahead is None and not in_flight:
+                    submit()
+                got, ahead, in_flight = ahead or workers.gather(), None, False
+                lap("waiting")
+            n = sum(g["n"] for g in got)
+            episodes = sum(g["episodes"] for g in got)
+            finished = [r for g in got for r in g["finished"]]  # learner returns vs the pool
+            # the batch, copied out of the buffers that the next rollout overwrites
+            b_obs, b_mask, b_act, b_logp, b_val, b_adv = (
+                torch.from_numpy(np.concatenate([g[k] for g in got])).to(device)
+                for k in BATCH)
+            b_mask, b_adv = b_mask.bool(), b_adv.float()
+            b_ret = b_adv + b_val.float()
+            if not local:
+                for g in got:
+                    for k, seconds in g["spent"].items():
+                        busy[f"worker_{k}"] += seconds
+                if args.overlap and global_step + n < args.total_steps:
+                    submit()
             rollout_s = time.perf_counter() - started
-            lap("other")
-            # the critic has not changed since the rollout began: one pass values all of it
-            b_obs = torch.from_numpy(obs_buf[:n].copy()).to(device)
-            with torch.no_grad():
-                values = net.value(b_obs).cpu().numpy().astype(np.float64)
-            lap("inference")
-
-            # ---- ALGO LOGIC: generalized advantage estimation, per seat's own trajectory
-            adv = [0.0] * n
-            vals, rew, done, nxt, boot = (a[:n].tolist() for a in (values, rew_buf, done_buf,
-                                                                    next_buf, boot_buf))
-            for i in reversed(range(n)):
-                j = nxt[i]
-                next_v = 0.0 if done[i] else vals[j] if j >= 0 else boot[i]
-                next_adv = adv[j] if j >= 0 and not done[i] else 0.0
-                delta = rew[i] + args.gamma * next_v - vals[i]
-                adv[i] = delta + args.gamma * args.gae_lambda * next_adv
-            b_mask = torch.from_numpy(mask_buf[:n].copy()).to(device).bool()
-            b_act = torch.from_numpy(act_buf[:n].copy()).to(device)
-            b_logp = torch.from_numpy(logp_buf[:n].copy()).to(device)
-            b_adv = torch.as_tensor(adv, dtype=torch.float32, device=device)
-            b_ret = b_adv + torch.as_tensor(values, dtype=torch.float32, device=device)
             lap("other")
 
             # ---- ALGO LOGIC: PPO clipped-objective update on the learner's transitions
@@ -393,13 +374,14 @@ def train(args: Args, timings: dict | None = None) -> Path:
                                                    foreach=True)
                     optimizer.step()
             global_step += n
+            new = {}
             if update % args.snapshot_every == 0:
-                snapshot = PolicyNet(obs_size, num_actions, args.hidden, critic=False).to(device)
-                snapshot.actor.load_state_dict(net.actor.state_dict())
-                snapshots[update] = snapshot
+                new = {update: {k: v.cpu().clone() for k, v in net.actor.state_dict().items()}}
                 pool = [*pool, update][-args.pool_size:]
-            # a snapshot out of the pool is kept while some seat still plays it
-            snapshots = {k: p for k, p in snapshots.items() if k in pool or (roles == k).any()}
+            if local:
+                rollout.sync(pool, new)
+            else:  # sent with the next rollout
+                unsent.update(new)
             lap("learning")
 
             # ---- logging, evaluation on duplicate deals, checkpoints
@@ -434,7 +416,14 @@ def train(args: Args, timings: dict | None = None) -> Path:
             writer.close()
         if in_main:
             signal.signal(signal.SIGINT, old_handler)
+        if workers:
+            workers.close()
         if timings is not None:
+            if local:
+                for phase, seconds in rollout.spent.items():
+                    spent[phase] += seconds
+            else:
+                spent.update(busy)
             for phase, seconds in spent.items():
                 timings[phase] = timings.get(phase, 0.0) + seconds
     plot_curve(csv_path, run_dir / "curve.png",

@@ -1,0 +1,133 @@
+"""Self-play rollout workers: ``--workers 1`` is the in-process run as it was before workers,
+``--workers K`` processes (and Ray actors) give the same run for the same seed, overlap the
+update with the next rollout, and a resumed run continues the same curve."""
+
+import csv
+import shutil
+import signal
+
+import pytest
+
+pytest.importorskip("sb3_contrib", reason="training extra not installed: pip install -e '.[train]'")
+import torch
+
+from taas.agents.learned.ppo import load_checkpoint
+from taas.training import selfplay_ppo
+
+LOSSES = ("policy_loss", "value_loss", "entropy", "approx_kl")
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    threads = torch.get_num_threads()
+    yield
+    torch.set_num_threads(threads)
+
+
+def args(run_dir, **kw) -> selfplay_ppo.Args:
+    """Two table sizes, snapshots and a fixed opponent: every kind of seat a worker plays."""
+    tiny = dict(run_dir=str(run_dir), env_id="romme_v1", num_players="2,3", num_tables=4,
+                num_steps=16, hidden=16, total_steps=256, snapshot_every=1, eval_every=99,
+                eval_deals=1, eval_opponent="random", save_every=2, selfplay_prob=0.3,
+                fixed_opponents="random", progress=False, tensorboard=False, threads=1)
+    return selfplay_ppo.Args(**{**tiny, **kw})
+
+
+def curve(run_dir) -> list[dict]:
+    with open(run_dir / "curve.csv", newline="") as f:
+        return [{k: r[k] for k in ("update", "global_step", "episodes", *LOSSES)}
+                for r in csv.DictReader(f)]
+
+
+def weights(run_dir) -> dict:
+    return load_checkpoint(run_dir / "model.pt")["actor"]
+
+
+def same_weights(a, b) -> bool:
+    wa, wb = weights(a), weights(b)
+    return wa.keys() == wb.keys() and all(torch.equal(wa[k], wb[k]) for k in wa)
+
+
+def test_one_worker_is_the_in_process_run_as_before(tmp_path):
+    """The curve and weights that this configuration gave before workers existed (recorded
+    from the script at main 1e9302c, --threads 1)."""
+    run = selfplay_ppo.train(args(tmp_path, total_steps=128, save_every=99))
+    assert [{k: r[k] for k in ("global_step", *LOSSES)} for r in curve(run)] == [
+        {"global_step": "65", "policy_loss": "-0.00436148", "value_loss": "0.00323086",
+         "entropy": "1.71743", "approx_kl": "7.1006e-06"},
+        {"global_step": "130", "policy_loss": "-0.00675388", "value_loss": "0.00131978",
+         "entropy": "1.46858", "approx_kl": "1.36885e-05"}]
+    w = weights(run).values()
+    assert sum(float(v.double().sum()) for v in w) == pytest.approx(-2.460086221982875, 1e-12)
+    assert sum(float((v.double() ** 2).sum()) for v in w) == pytest.approx(64.29759368202717,
+                                                                          1e-12)
+
+
+@pytest.fixture(scope="module")
+def two_workers(tmp_path_factory):
+    """A run of two worker processes (overlapping), evaluated every second update, and the
+    same run stopped by Ctrl-C during update 2's evaluation, while the workers collect rollout
+    3 with the policy before update 2."""
+    root = tmp_path_factory.mktemp("workers")
+    whole = selfplay_ppo.train(args(root / "whole", workers=2, eval_every=2))
+    real_evaluate = selfplay_ppo.evaluate
+
+    def evaluate_then_ctrl_c(*a):
+        signal.raise_signal(signal.SIGINT)
+        return real_evaluate(*a)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(selfplay_ppo, "evaluate", evaluate_then_ctrl_c)
+        part = selfplay_ppo.train(args(root / "part", workers=2, eval_every=2))
+    assert [r["update"] for r in curve(part)] == ["1", "2"]
+    return whole, part
+
+
+def test_worker_processes_resume_the_same_curve(tmp_path, two_workers):
+    """The save records where the rollout in flight began and the resumed run collects it
+    again, so it continues the same curve and weights as the run never stopped (which also
+    makes that the same run for the same seed)."""
+    whole, part = two_workers
+    resumed = shutil.copytree(part, tmp_path / "part")
+    selfplay_ppo.train(args(resumed, workers=2, resume=True))
+    assert curve(resumed) == curve(whole) and len(curve(whole)) == 4
+    assert same_weights(resumed, whole)
+
+
+def test_ray_actors_continue_the_worker_processes_run(tmp_path, two_workers):
+    """The same workers as Ray actors (Ray 2.60 has no local mode: a local two-CPU Ray that
+    the script starts) resume the processes' run and continue the same curve."""
+    pytest.importorskip("ray", reason="Ray is optional: from a checkout, pip install -e '.[ray]'")
+    whole, part = two_workers
+    resumed = shutil.copytree(part, tmp_path / "part")
+    selfplay_ppo.train(args(resumed, workers=2, backend="ray", resume=True))
+    assert curve(resumed) == curve(whole) and same_weights(resumed, whole)
+
+
+def test_overlap_learns_from_the_policy_one_update_behind(tmp_path, two_workers):
+    """Without overlap every rollout is collected by the newest policy: the first update (the
+    same rollout of the initial weights) agrees, the second, whose rollout the overlapped run
+    collected with the initial weights again, does not."""
+    whole, _ = two_workers
+    synced = selfplay_ppo.train(args(tmp_path, workers=2, overlap=False, total_steps=128))
+    first, second = curve(synced)
+    assert first == curve(whole)[0] and second["policy_loss"] != curve(whole)[1]["policy_loss"]
+
+
+def test_a_one_process_run_resumes_on_its_own_backend_only(tmp_path):
+    selfplay_ppo.train(args(tmp_path, total_steps=64))
+    with pytest.raises(SystemExit, match=r"written with --workers 1 --backend local .* resume "
+                       r"it with --backend local$"):
+        selfplay_ppo.train(args(tmp_path, total_steps=128, backend="ray", resume=True))
+
+
+@pytest.mark.parametrize(("kw", "message"), [
+    (dict(workers=0), "--workers 0 --backend 'local': expected 1 or more workers"),
+    (dict(backend="spark"), "--workers 1 --backend 'spark': expected .* local, ray"),
+    (dict(address="auto"), "--address auto: only --backend ray connects to a cluster"),
+    (dict(workers=5), r"--num-tables 4: expected at least one table .* per worker \(5\)"),
+])
+def test_bad_worker_arguments_are_one_line_errors(tmp_path, kw, message):
+    with pytest.raises(SystemExit, match=message) as err:
+        selfplay_ppo.train(args(tmp_path, **kw))
+    assert "\n" not in str(err.value) and not (tmp_path / "curve.csv").exists()
