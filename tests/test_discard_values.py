@@ -170,8 +170,10 @@ def test_group_fit_learns_the_ranking_not_the_position():
                                  reward_scale=0.1)
     torch.manual_seed(0)
     net = taas.agents.learned.ppo.mlp(n_features, 32, 1, out_gain=1.0)
-    _, r2 = afterstate_value.fit_groups(net, data, args, torch.Generator().manual_seed(0))
+    _, r2, chosen = afterstate_value.fit_groups(net, data, args,
+                                                torch.Generator().manual_seed(0))
     assert r2 > 0.9
+    assert chosen["val_gain"] > 0  # column 0 is no better than the others: overruling pays
 
 
 def test_a_tiny_branch_run_trains_a_player_that_plays(tmp_path):
@@ -211,3 +213,32 @@ def test_mariage_rows_are_the_observation_and_the_move():
     liked = int(legal[-1])
     agent = MariageValueAgent(lambda r: r[:, FEATURES["move"].start + liked], seed=0)
     assert agent.act(obs["observation"], obs["action_mask"]) == liked
+
+
+def test_the_margin_keeps_the_players_choice_unless_the_network_is_clearly_surer():
+    """Groups where the network's favourite beats column 0 by a lot gain when overruled,
+    near-ties lose: the margin lies between the two, and only the clear cases change."""
+    values = np.array([[0.0, 5.0], [0.0, 4.0], [0.0, 0.1], [0.0, 0.2], [0.0, -1.0]])
+    returns = np.array([[0.0, 3.0], [0.0, 2.0], [0.0, -2.0], [0.0, -2.0], [0.0, 9.0]])
+    chosen = afterstate_value.choose_margin(values, returns)
+    assert 0.2 <= chosen["margin"] < 4.0
+    assert chosen["val_changed"] == pytest.approx(2 / 5)
+    assert chosen["val_gain"] == pytest.approx(5 / 5)
+    # when every overrule loses, nothing changes
+    nothing = afterstate_value.choose_margin(values, -np.abs(returns))
+    assert nothing["val_changed"] == 0 and nothing["val_gain"] == 0
+
+
+def test_a_player_below_its_margin_plays_the_heuristic():
+    env_id = "romme_v1"
+    cls = afterstate_player(env_id)
+    heuristic = taas.agents.make("heuristic", env_id, seed=0, config=RULES)
+    for obs, mask, ranked in discard_positions(env_id, seed=3):
+        liked = [a for a in ranked if cls.is_choice(a)][-1]
+
+        def value(rows, liked=liked):  # the heuristic's last choice by 1.0, the rest level
+            return (rows[:, _one_hot_slice(cls)].argmax(1) == _kind(cls, liked)).astype(float)
+
+        assert cls(value, 0, RULES, margin=1.5).ranking(obs, mask) == ranked
+        assert cls(value, 0, RULES, margin=0.5).ranking(obs, mask)[0] == liked
+        assert heuristic.ranking(obs, mask) == ranked
