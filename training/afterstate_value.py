@@ -1,8 +1,16 @@
-"""Afterstate values for Continental Rummy: Monte-Carlo regression, then greedy play (policy
-iteration), the method behind the shipped ``ppo:continental``.
+"""Afterstate values: Monte-Carlo regression, then greedy play (policy iteration), the method
+behind the shipped ``ppo:continental``; with ``--branch``, replayed choices for the other games.
 
     python -m taas.training.afterstate_value --num-players 4 --games 20000 --iterations 2 \\
         --run-dir runs/continental_value
+    python -m taas.training.afterstate_value --env-id romme_v1 --games 12000 --branch 4 \\
+        --branch-points 3 --iterations 1 --run-dir runs/romme_branch
+
+Every game whose spec names an ``afterstate`` player trains here: Continental's
+(:mod:`taas.agents.learned.continental_value`) and the discard players of Marriage, Rommé and
+Nepali Marriage and the move player of Mariage (:mod:`taas.agents.learned.afterstate`). Only
+Continental's has beaten its heuristic so far; docs/training/models.md has the runs of the
+others and their numbers.
 
 Why: a Continental turn is "draw one card, shed one", and suits never matter (groups only), so
 what a decision leaves behind is an *afterstate*: the seat's count per rank and jokers, and
@@ -41,7 +49,10 @@ same hidden hands, every seat then playing the player: common random numbers), a
 network is fitted to each choice's return *less the mean of its group* (only the ranking
 within a position is learned). Greedy play on these values is a policy-improvement step over
 the rollout player, as in rollout-based policy iteration (Bertsekas & Tsitsiklis), with the
-rollouts amortised into a network that plays at heuristic speed.
+rollouts amortised into a network that plays at heuristic speed. The player overrules its
+rule player only where the network's favourite beats the rule player's own choice by the
+``margin`` that gains most on the held-out groups (:func:`choose_margin`; the checkpoint keeps
+it).
 """
 
 from __future__ import annotations
