@@ -50,8 +50,9 @@ assert [LAYOUT[k].start for k in ("hand", "top_discard", "discard_pile", "first_
 
 @jit_norc
 def _encode(obs, hand, pile, public, per_copy, seat_scale, player, top, first_up, scalars):
-    """Fill a zeroed ``obs``: the table blocks (:func:`encode_table`), then ``scalars`` =
+    """Fill ``obs``: the table blocks (:func:`encode_table`), then ``scalars`` =
     phase, stock, rounds left, tie-break (already scaled)."""
+    obs[:] = 0  # here, not a NumPy fill() call before the kernel
     encode_table(obs, hand, pile, public, per_copy, seat_scale, player, top, first_up)
     obs[_PHASE + int(scalars[0])] = 1
     obs[_STOCK] = scalars[1]
@@ -92,7 +93,6 @@ class ContinentalObserver(Observer):
         return obs
 
     def encode_into(self, state: ContinentalState, player: int, out: np.ndarray) -> None:
-        out.fill(0)  # the compiled encoder fills a zeroed row
         t = state.table
         scalars = (
             float(state.phase),

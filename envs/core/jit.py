@@ -1,4 +1,4 @@
-"""Optional numba compilation for the hot loops (the meld sweep, Marriage's observation).
+"""Optional numba compilation for the hot loops (the meld sweep, the observations).
 
 Code decorated here is written once in the numba-compatible subset of Python: it is compiled
 when numba is importable and ``TAAS_NO_NUMBA`` is unset; otherwise the same functions run as

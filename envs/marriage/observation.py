@@ -87,8 +87,9 @@ def _squash_table(decks):
 @jit_norc
 def _encode(obs, hands, face_up, wild, pile_counts, totals, in_round, player, dealer, rank,
             indicator, first, top, phase, scalars, decks, hand_max, squash):
-    """Fill a zeroed ``obs``; seats are written from ``player`` on, clockwise; ``squash`` is
+    """Fill ``obs``; seats are written from ``player`` on, clockwise; ``squash`` is
     :func:`_squash_table`."""
+    obs[:] = 0  # here, not a NumPy fill() call before the kernel
     n = hands.shape[0]
     for k in range(NUM_KINDS):
         obs[_HAND + k] = hands[player, k] / decks
@@ -150,7 +151,6 @@ class MarriageObserver(Observer):
         return obs
 
     def encode_into(self, state: MarriageState, player: int, out: np.ndarray) -> None:
-        out.fill(0)  # the compiled encoder fills a zeroed row
         cfg = self.config
         active, dead = state.active, state.dead
         if dead or len(active) < cfg.num_players:

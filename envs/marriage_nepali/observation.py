@@ -62,8 +62,9 @@ _HAND, _TOP, _PILE, _OFFERED, _EXPOSED, _SHOWN, _DISCARDED, _TAKEN, _SEEN, _DUBL
 def _encode(obs, player, order, hands, pile, exposed, shown, records, seats, dealer, top,
             offered, phase, building, show_closed, showed_now, must_finish, must_show,
             stock_size, turn):
-    """Fill a zeroed ``obs`` with everything but the tiplu blocks in one compiled pass (seats
+    """Fill ``obs`` with everything but the tiplu blocks in one compiled pass (seats
     in ``order``; ``seats``: rows seen, route, fouls per seat; ``phase`` -1 once over)."""
+    obs[:] = 0  # here, not a NumPy fill() call before the kernel
     for k in range(NUM_KINDS):
         obs[_HAND + k] = hands[player, k] / DECKS
         obs[_PILE + k] = pile[k] / DECKS
@@ -124,7 +125,6 @@ class NepaliObserver(Observer):
         return obs
 
     def encode_into(self, state: NepaliState, player: int, out: np.ndarray) -> None:
-        out.fill(0)  # the compiled encoder fills a zeroed row
         t = state.table
         _encode(out, player, self._orders[player], state.hands, t.pile, state.exposed,
                 state.shown, state.records, np.array((state.seen, state.route, state.fouls)),

@@ -90,10 +90,11 @@ _SEAT_SCALE[SEAT["discarded"]] = _SEAT_SCALE[SEAT["taken"]] = COPY_STEP
 
 @jit_norc
 def _encode(obs, hand, pile, public, player, top, first_up, taken_now, scalars, rows, owners):
-    """Fill a zeroed ``obs``: the table blocks (:func:`encode_table`; seat rows scaled by
+    """Fill ``obs``: the table blocks (:func:`encode_table`; seat rows scaled by
     ``_SEAT_SCALE``), the table's ``rows`` (flat, without owners) and
     each meld's owner seen from ``player``; ``scalars`` = phase, stock, pending value, opened
     now, owed jokers, target (already scaled)."""
+    obs[:] = 0  # here, not a NumPy fill() call before the kernel
     encode_table(obs, hand, pile, public, COPY_STEP, _SEAT_SCALE, player, top, first_up)
     n = public.shape[0]
     for i in range(rows.shape[0]):
@@ -159,7 +160,6 @@ class RommeObserver(Observer):
         return obs
 
     def encode_into(self, state: RommeState, player: int, out: np.ndarray) -> None:
-        out.fill(0)  # the compiled encoder fills a zeroed row
         t = state.table
         owed = 0.0
         if state.exchanged > state.jokers_placed and self.config.exchanged_joker_must_be_used:
