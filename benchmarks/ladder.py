@@ -37,7 +37,7 @@ from tqdm import tqdm
 import taas.agents
 import taas.envs
 from taas.arena.evaluate import Evaluation, mean_interval
-from taas.benchmarks.strength import duel
+from taas.benchmarks.strength import add_sprt_arguments, duel
 from taas.envs.core.config import parse_rule
 
 
@@ -227,13 +227,7 @@ def main(argv: list[str] | None = None) -> Ladder:
     parser.add_argument("--players", type=int, help="seats at the table (the game's num_players)")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--jobs", type=int, default=1, help="processes to split a duel over")
-    parser.add_argument("--sprt", type=float, metavar="DELTA",
-                        help="stop each duel once a sequential test tells better, worse, or "
-                             "level within DELTA points a deal")
-    parser.add_argument("--alpha", type=float, default=0.05,
-                        help="the sequential test's error rate, each way (default 0.05)")
-    parser.add_argument("--batch", type=int, default=20,
-                        help="deals played between two looks of the sequential test")
+    add_sprt_arguments(parser, "stop each duel")
     parser.add_argument("--out", help="the page to write (default docs/strength/ENV.md); "
                                       "the plot goes beside it as .png")
     args = parser.parse_args(argv)

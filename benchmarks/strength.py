@@ -116,6 +116,18 @@ def duel(env_id: str, agent: str, opponent: str, deals: int, seed: int, jobs: in
         deals, seed, sprt_delta, alpha, batch)
 
 
+def add_sprt_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--sprt DELTA``, ``--alpha`` and ``--batch``: the sequential test's options (:func:`sprt`),
+    the same for a duel and for the ladder's duels."""
+    parser.add_argument("--sprt", type=float, metavar="DELTA",
+                        help=f"{what} once a sequential test tells better, worse, or level "
+                             "within DELTA points a deal")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="the sequential test's error rate, each way (default 0.05)")
+    parser.add_argument("--batch", type=int, default=20,
+                        help="deals played between two looks of the sequential test")
+
+
 def main(argv: list[str] | None = None) -> Evaluation:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("env_id")
@@ -126,13 +138,7 @@ def main(argv: list[str] | None = None) -> Evaluation:
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--jobs", type=int, default=1, help="processes to split the deals over")
-    parser.add_argument("--sprt", type=float, metavar="DELTA",
-                        help="stop early once a sequential test tells better, worse, or level "
-                             "within DELTA points a deal")
-    parser.add_argument("--alpha", type=float, default=0.05,
-                        help="the sequential test's error rate, each way (default 0.05)")
-    parser.add_argument("--batch", type=int, default=20,
-                        help="deals played between two looks of the sequential test")
+    add_sprt_arguments(parser, "stop early")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     rules = dict(parse_rule(r) for r in args.rule)

@@ -21,13 +21,6 @@ from taas.play.session import HUMAN, Session
 ENV = "highcard_v0"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def registered():
-    """The toy is a game only while these tests run: other tests list the built-in games."""
-    taas.envs.register(highcard.SPEC)
-    yield
-    taas.envs.unregister(highcard.SPEC.name)
-
 
 def test_the_toy_is_listed_and_built_like_every_game():
     assert ENV in taas.available_envs()

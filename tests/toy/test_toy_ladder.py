@@ -2,20 +2,11 @@
 search but no heuristic or model offers), every pair dueled once at two seats, a page with
 ratings, the cross table and the plot."""
 
-import highcard
-import pytest
 
-import taas.envs
 from taas.benchmarks import ladder
 
 ENV = "highcard_v0"
 
-
-@pytest.fixture(autouse=True, scope="module")
-def registered():
-    taas.envs.register(highcard.SPEC)
-    yield
-    taas.envs.unregister(highcard.SPEC.name)
 
 
 def test_the_toy_ladder_is_its_baseline_and_its_search(tmp_path):
