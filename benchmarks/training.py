@@ -151,7 +151,7 @@ def afterstate_row(games: int) -> dict:
     from taas.training import afterstate_value
 
     args = afterstate_value.Args(games=games, chunk_games=games)
-    env_id = afterstate_value._only_afterstate_env()
+    env_id = args.env_id  # the trainer's default: the game whose model it made
     player = taas.envs.spec_for(env_id).default_opponent
     rules = {"num_players": args.num_players}
     with tempfile.TemporaryDirectory() as run_dir:
