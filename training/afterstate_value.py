@@ -303,9 +303,10 @@ def choose_margin(values: np.ndarray, returns: np.ndarray) -> dict:
     order = np.argsort(-gap)
     cumulative = np.cumsum(gain[order])  # overrule the k clearest cases: gain cumulative[k-1]
     k = int(np.argmax(np.r_[0.0, cumulative]))
-    margin = float(gap[order[k]]) if k < len(gap) else 0.0  # ties at the cut stay unchanged
-    return {"margin": margin, "val_changed": k / max(1, len(gap)),
-            "val_gain": (cumulative[k - 1] if k else 0.0) / max(1, len(gap))}
+    margin = float(gap[order[k]]) if k < len(gap) else 0.0
+    changed = gap > margin  # what the player does with it: ties at the cut stay unchanged
+    return {"margin": margin, "val_changed": changed.mean() if len(gap) else 0.0,
+            "val_gain": gain[changed].sum() / max(1, len(gap))}
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -340,16 +341,16 @@ def main(argv: list[str] | None = None) -> Path:
         previous = f"ppo:{run / f'iter{iteration - 1}.pt'}"
         player = spec.default_opponent if iteration == 0 else previous
         chunks = -(-args.games // args.chunk_games)
-        how = ((collect_branches, (args.branch, args.branch_points)) if args.branch
-               else (collect, (args.epsilon,)))
-        tasks = [(env_id, player, rules, chunk_seeds(args, iteration, c), *how[1],
+        collector, how = ((collect_branches, (args.branch, args.branch_points)) if args.branch
+                          else (collect, (args.epsilon,)))
+        tasks = [(env_id, player, rules, chunk_seeds(args, iteration, c), *how,
                   run / "data" / f"iter{iteration}_{c}.npz") for c in range(chunks)]
         todo = [t for t in tasks if not t[-1].exists()]
         with ProcessPoolExecutor(args.jobs) as pool, tqdm(
             total=len(tasks), initial=len(tasks) - len(todo), unit="chunk",
             desc=f"iteration {iteration}: games of {player}",
         ) as bar:
-            for _ in pool.map(how[0], todo):
+            for _ in pool.map(collector, todo):
                 bar.update()
         parts = [np.load(t[-1]) for t in tasks]
         data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}

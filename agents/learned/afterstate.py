@@ -10,6 +10,9 @@ observation into feature rows (:meth:`DiscardValuePlayer.features`); the rows re
 own observation and the heuristic's judgement of its own hand, so the player is fair by
 construction.
 
+Mariage's player (:mod:`.mariage_value`) uses the same mixin over every legal move, its rows
+the observation with the move beside it, as a trick game leaves no hand to value.
+
 Continental's player (:mod:`.continental_value`) goes further (it values draws too, exactly
 over ranks), which its suitless groups make cheap; here a draw would need a meld search per
 unseen card, so the draws stay the heuristic's.
