@@ -15,6 +15,7 @@ class Agent(ABC):
 
     name = "agent"
     uses_state = False  # True: play_game calls act_state(game, state, player) instead of act
+    reads_observation = True  # False: act ignores it, so a caller may pass None, not encode it
 
     def __init__(self, seed: int | None = None):
         self.rng = np.random.default_rng(seed)
@@ -36,9 +37,11 @@ class RandomAgent(Agent):
     """Uniform over legal actions: the floor every other agent must beat."""
 
     name = "random"
+    reads_observation = False
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return int(self.rng.choice(np.flatnonzero(action_mask)))
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self.rng.integers(legal.size)])  # rng.choice's draw, without its checks
 
 
 def either_first(first: int, second: int, mask: np.ndarray) -> list[int]:

@@ -214,3 +214,37 @@ def test_bad_seed_is_a_clear_error(seed):
     env = taas.arena.single_agent_env("mariage_v1")
     with pytest.raises(ValueError, match="expected None or a non-negative int"):
         env.reset(seed=seed)
+
+
+class Observing(RandomAgent):
+    """A random player that does read its observation (as every rule player does)."""
+
+    reads_observation = True
+
+    def __init__(self, seen, seed=None):
+        super().__init__(seed)
+        self.seen = seen
+
+    def act(self, observation, action_mask):
+        self.seen.append(observation.shape)
+        return super().act(observation, action_mask)
+
+
+def test_opponents_that_ignore_their_observation_are_not_handed_one():
+    """Encoding is most of an opponent's move; a random opponent does not read it, so the view
+    skips it, while an opponent that reads one still gets its own seat's."""
+    seen = []
+    quiet = SingleAgentEnv(MariageGame(MariageConfig()), MariageObserver(MariageConfig()),
+                           [RandomAgent(0)], seat=0, seed=3)
+    reading = SingleAgentEnv(MariageGame(MariageConfig()), MariageObserver(MariageConfig()),
+                             [Observing(seen, 0)], seat=0, seed=3)
+    calls = []
+    encode = quiet.observer.encode
+    quiet.observer.encode = lambda state, player: calls.append(player) or encode(state, player)
+    for env in (quiet, reading):
+        env.reset(seed=3)
+        for _ in range(10):
+            if env.step(int(np.flatnonzero(env.action_masks())[0]))[2]:
+                env.reset()
+    assert set(calls) == {0}  # the learner's observations only
+    assert seen and set(seen) == {quiet.observation_space.shape}

@@ -164,4 +164,5 @@ class SingleAgentEnv(gym.Env):
             player = game.current_player(state)
             agent = self.opponents[(player - self.seat - 1) % game.num_players]
             mask = game.legal_mask(state)
-            game.apply_action(state, agent.act(self.observer.encode(state, player), mask))
+            obs = self.observer.encode(state, player) if agent.reads_observation else None
+            game.apply_action(state, agent.act(obs, mask))
