@@ -14,7 +14,7 @@ import torch
 import taas.agents
 import taas.arena
 import taas.envs
-from taas.agents.learned.ppo import load_checkpoint
+from taas.agents.learned.ppo import load_checkpoint, resolve
 from taas.training import behaviour_clone, sb3_maskable_ppo, selfplay_ppo
 from taas.training.common import parse_args
 
@@ -31,7 +31,7 @@ def one_torch_thread():
 def selfplay_args(run_dir, **kw) -> selfplay_ppo.Args:
     tiny = dict(run_dir=str(run_dir), num_tables=4, num_steps=16, hidden=16, total_steps=256,
                 snapshot_every=1, eval_every=2, eval_deals=3, save_every=1, progress=False,
-                tensorboard=False)
+                tensorboard=False, workers=1)  # in process: no workers to start per test
     return selfplay_ppo.Args(**{**tiny, **kw})
 
 
@@ -108,12 +108,15 @@ def test_selfplay_with_the_same_seed_is_the_same_run(tmp_path, capsys):
 
 @pytest.mark.parametrize("env_id", taas.envs.available_envs())
 def test_selfplay_command_line_trains_every_env(tmp_path, env_id):
-    """The flags that scripts outside the suite pass, on every env (tiny tables and updates)."""
+    """The flags that scripts outside the suite pass, on every env (tiny tables and updates);
+    Mariage's run has the default rollout workers, the others one process (starting workers
+    costs seconds, and the engines run the same in either)."""
     run = tmp_path / env_id
+    workers = [] if env_id == "mariage_v1" else ["--workers", "1"]
     selfplay_ppo.train(parse_args(selfplay_ppo.Args, "", [
         "--env-id", env_id, "--total-steps", "8", "--run-dir", str(run), "--eval-every", "1",
         "--no-progress", "--no-tensorboard", "--num-tables", "2", "--num-steps", "4",
-        "--eval-deals", "1", "--hidden", "8"]))
+        "--eval-deals", "1", "--hidden", "8", *workers]))
     assert [int(r["global_step"]) >= 8 for r in rows(run)] == [True] and rows(run)[0]["eval_diff"]
     assert load_checkpoint(run / "model.pt")["env_id"] == env_id
 
@@ -123,6 +126,8 @@ def test_selfplay_command_line_trains_every_env(tmp_path, env_id):
     (dict(env_id="gin_v1"), "selfplay_ppo: unknown env 'gin_v1'"),
     (dict(num_tables=1, num_players="2,3", env_id="romme_v1"), "--num-tables 1: expected"),
     (dict(resume=True), "--resume: no .*checkpoint.pt to continue"),
+    (dict(fixed_opponents="heuristic,grandmaster"), "selfplay_ppo: .*grandmaster"),
+    (dict(fixed_opponents="grandmaster", workers=2), "selfplay_ppo: .*grandmaster"),
 ])
 def test_selfplay_bad_arguments_are_one_line_errors(tmp_path, kw, message):
     with pytest.raises(SystemExit, match=message) as err:
@@ -172,19 +177,27 @@ def test_throughput_benchmark_measures_both_scripts():
 
     # the current defaults' first update is 4,096 steps: fewer tables keep the test short
     rows = training.main(["--steps", "64", "--games", "mariage_v1", "--num-tables", "32",
-                          "--configs", "previous,current,workers2", "--afterstate-games", "2"])
+                          "--configs", "inprocess,current", "--afterstate-games", "2"])
     assert [(r["script"], r["config"]) for r in rows] == [
-        ("selfplay_ppo", "previous"), ("selfplay_ppo", "current"), ("selfplay_ppo", "workers2"),
-        ("sb3_maskable_ppo", "current"), ("afterstate_value", "current")]
-    assert [(r.get("num_tables"), r.get("workers")) for r in rows] == [
-        (16, 1), (32, 1), (32, 2), (None, None), (None, None)]
+        ("selfplay_ppo", "previous"), ("selfplay_ppo", "inprocess"), ("selfplay_ppo", "current"),
+        ("sb3_maskable_ppo", "previous"), ("sb3_maskable_ppo", "current"),
+        ("afterstate_value", "current")]
+    assert [(r.get("num_tables"), r.get("workers"), r.get("update_epochs")) for r in rows[:3]] == [
+        (16, 1, 4), (32, 1, 2), (32, 2, 2)]
+    shipped = load_checkpoint(resolve("mariage"))["hidden"]
+    assert {r["hidden"] for r in rows[:5]} == {shipped}  # the shipped model's width
+    assert [r["num_envs"] for r in rows[3:5]] == [8, sb3_maskable_ppo.Args.num_envs]
     afterstate = rows[-1]
     assert afterstate["games"] == 2 and afterstate["decisions"] > 2
     assert afterstate["decisions_per_s"] == pytest.approx(
         afterstate["games_per_s"] * afterstate["decisions"] / 2)
-    assert rows[1]["ratio"] == 1 and rows[2]["ratio"] == pytest.approx(
-        rows[2]["steps_per_s"] / rows[1]["steps_per_s"])
-    assert all(r["steps"] >= 64 for r in rows[:4])  # the afterstate rows: its 2 games'
+    for first, later in ((0, (1, 2)), (3, (4,))):  # each script's ratios are over previous's
+        assert rows[first]["ratio"] == 1
+        for i in later:
+            assert rows[i]["ratio"] == pytest.approx(rows[i]["steps_per_s"]
+                                                     / rows[first]["steps_per_s"])
+    assert all(r["steps"] >= 64 for r in rows[:5])  # the afterstate rows: its 2 games'
+    assert rows[4]["steps"] % (rows[4]["num_envs"] * rows[4]["n_steps"]) == 0  # whole rollouts
     assert all(r["steps_per_s"] > 0 and 0 < r["env_share"] <= 1 for r in rows)
     for r in rows[:3]:  # in one process the phases split the updates' time; with workers,
         # the learner's own phases do, and the workers' run beside them

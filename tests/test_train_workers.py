@@ -29,7 +29,8 @@ def args(run_dir, **kw) -> selfplay_ppo.Args:
     tiny = dict(run_dir=str(run_dir), env_id="romme_v1", num_players="2,3", num_tables=4,
                 num_steps=16, hidden=16, total_steps=256, snapshot_every=1, eval_every=99,
                 eval_deals=1, eval_opponent="random", save_every=2, selfplay_prob=0.3,
-                fixed_opponents="random", progress=False, tensorboard=False, threads=1)
+                fixed_opponents="random", progress=False, tensorboard=False, threads=1,
+                workers=1, update_epochs=4)  # the recorded run's (the defaults since differ)
     return selfplay_ppo.Args(**{**tiny, **kw})
 
 

@@ -20,6 +20,7 @@ For self-play against past snapshots, tables of several sizes and exact resumpti
 from __future__ import annotations
 
 import dataclasses
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,11 +55,13 @@ class Args:
     run_dir: str = "runs/sb3"
     seed: int = 1
     total_steps: int = 100_000
-    num_envs: int = 8
+    num_envs: int = field(default=128, metadata={
+        "help": "envs stepped together (the vector view): the batch of every forward pass"})
     subprocesses: bool = False
-    n_steps: int = 128
-    batch_size: int = 256
-    n_epochs: int = 4
+    n_steps: int = 32
+    batch_size: int = 1024
+    n_epochs: int = field(default=2, metadata={
+        "help": "passes over each rollout (as selfplay_ppo's --update-epochs)"})
     learning_rate: float = 3e-4
     gamma: float = 0.99
     ent_coef: float = 0.01
@@ -179,7 +182,9 @@ class Evaluate(BaseCallback):
                 self.logger.record(f"eval/{k}", v)
 
 
-def train(args: Args) -> Path:
+def train(args: Args, timings: dict | None = None) -> Path:
+    """Train, and return the run folder. ``timings``, if given, gets the seconds of
+    ``MaskablePPO.learn`` under ``"learning"`` (the throughput benchmark reads them)."""
     run_dir = Path(args.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(args.threads)
@@ -211,12 +216,17 @@ def train(args: Args) -> Path:
         tensorboard_log=str(run_dir / "tb"),
     )
     callback = Evaluate(args, meta, rules, CurveLog(run_dir / "curve.csv", FIELDS))
+    start = time.perf_counter()
     model.learn(args.total_steps, callback=callback, progress_bar=args.progress)
+    if timings is not None:
+        timings["learning"] = timings.get("learning", 0.0) + time.perf_counter() - start
     callback.evaluate()
     vec.close()
     plot_curve(run_dir / "curve.csv", run_dir / "curve.png",
                f"{args.env_id} MaskablePPO vs {args.opponents}, evaluated against "
                f"{callback.opponent}")
+    print(f"model: {run_dir / 'model.pt'} (play it as ppo:{run_dir / 'model.pt'}); SB3's own: "
+          f"{run_dir / 'sb3_checkpoint.zip'}")
     return run_dir
 
 

@@ -15,9 +15,10 @@ snapshot once on the rows where it moves; fixed agents move table by table. An u
 from ``--num-tables`` x ``--num-steps`` learner decisions, so the tables set both the batch of
 a forward pass and the size of an update.
 
-``--workers K`` moves the rollout to ``K`` worker processes (:mod:`taas.training.rollout`),
-each stepping its slice of the tables with a CPU copy of the network and writing its
-transitions into shared memory; the weights go to them once per update. With ``--overlap``
+``--workers K`` (default 2) moves the rollout to ``K`` worker processes
+(:mod:`taas.training.rollout`), each stepping its slice of the tables with a CPU copy of the
+network and writing its transitions into shared memory; the weights go to them once per
+update. With ``--overlap``
 (the default) the learner updates on one rollout while the workers collect the next with the
 policy before that update, so every rollout is collected by a policy one update behind the one
 it trains (IMPALA/APPO-style lag; PPO's ratio is taken against the policy that acted, and GAE
@@ -25,7 +26,7 @@ uses the values of the critic the workers had); ``--no-overlap`` waits for each 
 ``--backend ray [--address ADDR]`` runs the same workers as Ray actors, on a cluster.
 
     python -m taas.training.selfplay_ppo --env-id mariage_v1 --total-steps 200000
-    python -m taas.training.selfplay_ppo --env-id mariage_v1 --workers 2
+    python -m taas.training.selfplay_ppo --env-id mariage_v1 --workers 1  # all in one process
 
 writes to ``--run-dir``: ``checkpoint.pt`` (everything needed to continue: ``--resume`` picks
 it up after a crash or Ctrl-C and continues the same curve; tensors and plain values only, read
@@ -57,6 +58,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+import taas.agents
 from taas.agents.learned.ppo import PolicyNet, model_meta, save_model
 from taas.envs.core.vector import VectorTables
 from taas.training.common import (
@@ -95,7 +97,9 @@ class Args:
     gamma: float = 0.99
     gae_lambda: float = 0.95
     num_minibatches: int = 4
-    update_epochs: int = 4
+    update_epochs: int = field(default=2, metadata={
+        "help": "passes over each rollout (fewer than CleanRL's 4: the engines make fresh "
+        "data cheaper than reusing it)"})
     clip_coef: float = 0.2
     ent_coef: float = 0.01
     vf_coef: float = 0.5
@@ -118,7 +122,7 @@ class Args:
         "help": "the saved model plays its most probable move (training still samples)"})
     threads: int = 1
     device: str = "cpu"
-    workers: int = field(default=1, metadata={
+    workers: int = field(default=2, metadata={
         "help": "rollout worker processes, each stepping a slice of the tables (1: the "
         "rollout runs in this process)"})
     backend: str = field(default="local", metadata={
@@ -202,6 +206,8 @@ def train(args: Args, timings: dict | None = None) -> Path:
         else:  # one table of each size: the shapes and the games of the model's metadata
             tables = VectorTables(args.env_id, len(table_rules), num_players=sizes or None,
                                   **rules)
+            for spec in filter(None, args.fixed_opponents.split(",")):  # here, not in a worker
+                taas.agents.make(spec, args.env_id, seed=0, config=table_rules[0])
         evaluated_against = args.eval_opponent or eval_opponent(args.env_id)
     except ValueError as err:
         raise SystemExit(f"selfplay_ppo: {err}") from None
