@@ -1,12 +1,14 @@
-"""Training throughput: learner steps per second of each training script per game, today's
-configuration against the rollout-worker pipelines in the same run, and where the wall time goes.
+"""Training throughput: learner steps per second of each training script per game, the
+configuration of earlier versions against today's in the same run, and where the time goes.
 
 ``selfplay_ppo`` trains ``--steps`` learner steps in pure self-play with evaluation off, once per
-configuration of ``--configs`` (``CONFIGS``), one torch thread per process: ``current`` is
-``Args``' defaults (``--workers 1``: the rollout in the learner's process), ``workers2`` two
-rollout worker processes overlapping the learner's update, ``ray2`` the same two workers as
-Ray actors (a local Ray), ``previous`` the defaults before batched tables (``--num-tables 16
---num-steps 32``). The ratio is each configuration's steps/s over ``current``'s. The script
+configuration of ``--configs`` (``CONFIGS``), one torch thread per process, with the hidden width
+of the game's shipped model (the trainer's default where none ships): ``previous`` is the
+defaults of earlier versions (16 tables x 32 decisions an update, 4 epochs, the rollout in
+the learner's process), ``batched`` the batched tables with those epochs (128 tables),
+``current`` today's defaults (two rollout worker processes overlapping the update, 2 epochs),
+``inprocess`` those with the rollout in the learner's process, ``ray2`` the two workers as Ray
+actors (a local Ray). The ratio is each configuration's steps/s over ``previous``'s. The script
 times its own phases (``selfplay_ppo.PHASES``): the tables' step (the engines' moves and the
 observation and mask of the next mover), the networks' forward passes and sampling, the PPO
 update, waiting for the workers' rollouts (with the IPC), and "other" (the rollout's
@@ -19,15 +21,17 @@ read the split as an estimate). With workers, learning, waiting and other split 
 time; stepping, encoding and inference are the workers' busy seconds per worker as a share of
 the same wall time (they run beside the learner's, so a row sums to more than 100 %).
 
-``sb3_maskable_ppo`` (on the vector view, against random opponents) is timed once; its
-environment share is replayed the same way through the single-agent view's ``step``.
-``afterstate_value`` (the game whose spec has an afterstate player) is timed in its two phases,
-in this process: collecting ``--afterstate-games`` games of its first iteration's player
-(games/s, and decisions/s: the discards that become training rows) and fitting its value
-network to them with its default epochs (its ``env_share`` is the collection's). The machine is
-shared: compare rows of one run, not across runs.
+``sb3_maskable_ppo`` (on the vector view, against random opponents) runs ``SB3_CONFIGS``: its
+configuration in earlier versions (8 envs, 64 steps, minibatches of 128, 4 epochs) and
+today's defaults; steps/s are of ``MaskablePPO.learn`` and its environment share is replayed
+the same way through the single-agent view's ``step``. ``afterstate_value`` (the game whose
+spec has an afterstate player) is timed in its two phases, in this process: collecting
+``--afterstate-games`` games of its first iteration's player (games/s, and decisions/s: the
+discards that become training rows) and fitting its value network to them with its default
+epochs (its ``env_share`` is the collection's). The machine is shared: compare rows of one
+run, not across runs.
 
-    python -m taas.benchmarks.training --steps 8192 --scripts selfplay_ppo --out results/t.json
+    python -m taas.benchmarks.training --steps 32768 --scripts selfplay_ppo --out results/t.json
 """
 
 from __future__ import annotations
@@ -46,11 +50,28 @@ import taas.arena
 import taas.envs
 from taas.envs.core.vector import VectorTables
 
-GAMES = ["continental_v1", "mariage_v1", "marriage_v1", "romme_v1"]
-CONFIGS = {"previous": {"num_tables": 16, "num_steps": 32},  # before batched tables
-           "current": {},  # today's defaults: --workers 1
-           "workers2": {"workers": 2},  # two worker processes, --overlap
+GAMES = ["continental_v1", "mariage_v1", "marriage_v1", "marriage_nepali_v0", "romme_v1"]
+# the configurations of --configs; the ratio is over "previous", the defaults of earlier
+# versions (16 tables x 32 decisions, 4 epochs, the rollout in the learner's process)
+CONFIGS = {"previous": {"num_tables": 16, "num_steps": 32, "update_epochs": 4, "workers": 1},
+           "batched": {"num_tables": 128, "num_steps": 32, "update_epochs": 4, "workers": 1},
+           "current": {},  # today's defaults
+           "inprocess": {"workers": 1},  # today's defaults with the rollout in this process
            "ray2": {"workers": 2, "backend": "ray"}}
+SB3_CONFIGS = {"previous": {"num_envs": 8, "n_steps": 64, "batch_size": 128, "n_epochs": 4},
+               "current": {}}
+
+
+def shipped_hidden(env_id: str) -> int | None:
+    """The hidden width of the game's shipped PPO model (speeds are compared at the size that
+    ships), or None when the game ships none (the trainer's default then)."""
+    from taas.agents.learned.ppo import load_checkpoint, resolve
+
+    learned = taas.envs.spec_for(env_id).learned or ""
+    if not learned.startswith("ppo:"):
+        return None
+    ckpt = load_checkpoint(resolve(learned.removeprefix("ppo:")))
+    return ckpt["hidden"] if ckpt["script"] in ("selfplay_ppo", "sb3_maskable_ppo") else None
 
 
 def encoding_share(env_id: str, num_tables: int, steps: int, seed: int = 0) -> float:
@@ -95,7 +116,8 @@ def selfplay_row(env_id: str, steps: int, config: str, num_tables: int | None = 
     steps/s and each phase's share of the updates' time."""
     from taas.training import selfplay_ppo
 
-    settings = dict(CONFIGS[config])
+    settings = {"hidden": shipped_hidden(env_id) or selfplay_ppo.Args.hidden,
+                **CONFIGS[config]}
     if config != "previous" and num_tables:
         settings["num_tables"] = num_tables
     timings: dict[str, float] = {}
@@ -121,26 +143,36 @@ def selfplay_row(env_id: str, steps: int, config: str, num_tables: int | None = 
               "other": timings["other"]}
     return {"script": "selfplay_ppo", "config": config, "env_id": env_id,
             "num_tables": args.num_tables, "num_steps": args.num_steps, "workers": args.workers,
+            "hidden": args.hidden, "update_epochs": args.update_epochs,
             "backend": args.backend, "steps": steps, "seconds": loop,
             "setup_seconds": seconds - loop, "steps_per_s": steps / loop, "env_share": env / loop,
             **{f"{k}_share": v / loop for k, v in shares.items()}}
 
 
-def sb3_row(env_id: str, steps: int) -> dict:
-    """One SB3 run (8 envs on the vector view, random opponents) and its replayed env share."""
+def sb3_row(env_id: str, steps: int, config: str) -> dict:
+    """One SB3 run against random opponents with ``SB3_CONFIGS[config]`` on the vector view:
+    steps/s of ``MaskablePPO.learn`` (without the setup and the plot) and its replayed env
+    share."""
     from taas.training import sb3_maskable_ppo
 
+    timings: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as run_dir:
-        args = sb3_maskable_ppo.Args(env_id=env_id, run_dir=run_dir, total_steps=steps,
-                                     num_envs=8, n_steps=64, batch_size=128,
-                                     eval_every=10**9, eval_deals=0, progress=False)
+        args = sb3_maskable_ppo.Args(
+            env_id=env_id, run_dir=run_dir, total_steps=steps, eval_every=10**9, eval_deals=0,
+            progress=False, hidden=shipped_hidden(env_id) or sb3_maskable_ppo.Args.hidden,
+            **SB3_CONFIGS[config])
         start = time.perf_counter()
-        sb3_maskable_ppo.train(args)
+        sb3_maskable_ppo.train(args, timings)
         seconds = time.perf_counter() - start
+    rollout = args.num_envs * args.n_steps
+    steps = -(-steps // rollout) * rollout  # SB3 learns whole rollouts
     env_s = single_agent_seconds(env_id, steps)
-    return {"script": "sb3_maskable_ppo", "config": "current", "env_id": env_id,
-            "steps": steps, "seconds": seconds, "steps_per_s": steps / seconds,
-            "env_share": min(1.0, env_s / seconds)}
+    learn = timings["learning"]
+    return {"script": "sb3_maskable_ppo", "config": config, "env_id": env_id,
+            "num_envs": args.num_envs, "n_steps": args.n_steps, "batch_size": args.batch_size,
+            "hidden": args.hidden, "steps": steps, "seconds": learn,
+            "setup_seconds": seconds - learn, "steps_per_s": steps / learn,
+            "env_share": min(1.0, env_s / learn)}
 
 
 def afterstate_row(games: int) -> dict:
@@ -188,9 +220,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         help="training scripts (default: %(default)s)")
     parser.add_argument("--afterstate-games", type=int, default=40,
                         help="games the afterstate trainer collects (default: %(default)s)")
-    parser.add_argument("--configs", default="current,workers2,ray2",
-                        help=f"selfplay_ppo's configurations, of {', '.join(CONFIGS)}; the "
-                        "ratio is over current's (default: %(default)s)")
+    parser.add_argument("--configs", default="previous,batched,current,ray2",
+                        help=f"selfplay_ppo's configurations, of {', '.join(CONFIGS)}; previous "
+                        "always runs, first: the ratios are over it (default: %(default)s)")
     parser.add_argument("--num-tables", type=int,
                         help="selfplay_ppo's tables in every configuration but previous "
                         "(default: its own default)")
@@ -199,9 +231,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     if args.steps <= 0:
         parser.error(f"--steps {args.steps}: expected a positive number of learner steps")
     configs = args.configs.split(",")
-    if "current" not in configs or not set(configs) <= set(CONFIGS):
-        parser.error(f"--configs {args.configs}: expected current and any of "
+    if not set(configs) <= set(CONFIGS):
+        parser.error(f"--configs {args.configs}: expected any of "
                      f"{', '.join(CONFIGS)}")
+    configs = ["previous", *[c for c in configs if c != "previous"]]  # the ratios' base first
     if "ray2" in configs and importlib.util.find_spec("ray") is None:
         print("ray2 left out: Ray is not installed (pip install -e '.[ray]')")
         configs.remove("ray2")
@@ -211,13 +244,13 @@ def main(argv: list[str] | None = None) -> list[dict]:
     torch.set_num_threads(1)
     torch.optim.Adam([torch.zeros(1)])  # its first use imports torch._dynamo: seconds
     rows = []
-    print(f"{'script':<18}{'env':<16}{'config':<10}{'steps/s':>8}{'ratio':>7}{'env':>6}"
+    print(f"{'script':<18}{'env':<20}{'config':<10}{'steps/s':>8}{'ratio':>7}{'env':>6}"
           + "".join(f"{c.replace('env_', ''):>10}" for c in COLUMNS) + f"{'setup s':>9}")
     for script in args.scripts.split(","):
         if script == "afterstate_value":  # one game has an afterstate player
             row = afterstate_row(args.afterstate_games)
             rows.append(row)
-            print(f"{script:<18}{row['env_id']:<16}{row['config']:<10}"
+            print(f"{script:<18}{row['env_id']:<20}{row['config']:<10}"
                   f"{row['steps_per_s']:>8.0f}{'':>7}{row['env_share']:>6.0%}  "
                   f"{row['games_per_s']:.2f} games/s, {row['decisions_per_s']:.0f} "
                   "decisions/s while collecting; steps/s counts the fit too", flush=True)
@@ -226,17 +259,16 @@ def main(argv: list[str] | None = None) -> list[dict]:
             encoding_share(env_id, 2, 50)  # compile the engine's kernels outside the timing
             if script == "selfplay_ppo":
                 pair = [selfplay_row(env_id, args.steps, c, args.num_tables) for c in configs]
-                today = pair[configs.index("current")]["steps_per_s"]
-                for row in pair:
-                    row["ratio"] = row["steps_per_s"] / today
             else:
-                pair = [sb3_row(env_id, args.steps)]
+                pair = [sb3_row(env_id, args.steps, c) for c in SB3_CONFIGS]
+            for row in pair:
+                row["ratio"] = row["steps_per_s"] / pair[0]["steps_per_s"]  # over previous
             for row in pair:
                 rows.append(row)
-                ratio = f"{row['ratio']:.2f}x" if "ratio" in row else ""
+                ratio = f"{row['ratio']:.2f}x"
                 split = "".join(f"{row[c + '_share']:>10.0%}" if c + "_share" in row else
                                 f"{'':>10}" for c in COLUMNS)
-                print(f"{script:<18}{env_id:<16}{row['config']:<10}{row['steps_per_s']:>8.0f}"
+                print(f"{script:<18}{env_id:<20}{row['config']:<10}{row['steps_per_s']:>8.0f}"
                       f"{ratio:>7}{row['env_share']:>6.0%}{split}"
                       f"{row.get('setup_seconds', float('nan')):>9.1f}", flush=True)
     if args.out:
