@@ -55,6 +55,11 @@ def table_sizes(args) -> list[int]:
     return [int(n) for n in args.num_players.split(",") if n]
 
 
+def fixed_specs(args) -> list[str]:
+    """``--fixed-opponents heuristic,greedy`` as a list of agent specs (empty: none)."""
+    return [s for s in args.fixed_opponents.split(",") if s]
+
+
 def buffer_shapes(tables: int, args, obs_size: int, num_actions: int) -> dict:
     """Each buffer's shape and type for a rollout at ``tables`` tables: a step adds at most one
     transition per table past ``tables * num_steps``."""
@@ -78,7 +83,7 @@ class Rollout:
         self.args, self.rng, self.device = args, rng, device
         self.tables = VectorTables(args.env_id, b, seed=seeds, num_players=turned, **rules)
         table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes or [None]]
-        specs = [s for s in args.fixed_opponents.split(",") if s]
+        specs = fixed_specs(args)
         self.fixed = [[taas.agents.make(s, args.env_id, seed=args.seed * 1000 + first + i,
                                         config=table_rules[(first + i) % len(table_rules)])
                        for s in specs] for i in range(b)]  # fixed[i][j]: fixed opponent j

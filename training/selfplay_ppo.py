@@ -18,11 +18,11 @@ a forward pass and the size of an update.
 ``--workers K`` (default 2) moves the rollout to ``K`` worker processes
 (:mod:`taas.training.rollout`), each stepping its slice of the tables with a CPU copy of the
 network and writing its transitions into shared memory; the weights go to them once per
-update. With ``--overlap``
-(the default) the learner updates on one rollout while the workers collect the next with the
-policy before that update, so every rollout is collected by a policy one update behind the one
-it trains (IMPALA/APPO-style lag; PPO's ratio is taken against the policy that acted, and GAE
-uses the values of the critic the workers had); ``--no-overlap`` waits for each rollout.
+update. With ``--overlap`` (the default) the learner updates on one rollout while the workers
+collect the next with the policy before that update, so every rollout is collected by a policy
+one update behind the one it trains (IMPALA/APPO-style lag; PPO's ratio is taken against the
+policy that acted, and GAE uses the values of the critic the workers had); ``--no-overlap``
+waits for each rollout.
 ``--backend ray [--address ADDR]`` runs the same workers as Ray actors, on a cluster.
 
     python -m taas.training.selfplay_ppo --env-id mariage_v1 --total-steps 200000
@@ -76,6 +76,7 @@ from taas.training.rollout import (
     RayWorkers,
     Rollout,
     WorkerError,
+    fixed_specs,
     table_sizes,
 )
 
@@ -206,7 +207,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
         else:  # one table of each size: the shapes and the games of the model's metadata
             tables = VectorTables(args.env_id, len(table_rules), num_players=sizes or None,
                                   **rules)
-            for spec in filter(None, args.fixed_opponents.split(",")):  # here, not in a worker
+            for spec in fixed_specs(args):  # built here, so a bad one fails before any worker
                 taas.agents.make(spec, args.env_id, seed=0, config=table_rules[0])
         evaluated_against = args.eval_opponent or eval_opponent(args.env_id)
     except ValueError as err:

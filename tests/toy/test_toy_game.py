@@ -21,7 +21,6 @@ from taas.play.session import HUMAN, Session
 ENV = "highcard_v0"
 
 
-
 def test_the_toy_is_listed_and_built_like_every_game():
     assert ENV in taas.available_envs()
     assert ENV not in taas.envs.spec_for("mariage_v1").envs

@@ -2,11 +2,9 @@
 search but no heuristic or model offers), every pair dueled once at two seats, a page with
 ratings, the cross table and the plot."""
 
-
 from taas.benchmarks import ladder
 
 ENV = "highcard_v0"
-
 
 
 def test_the_toy_ladder_is_its_baseline_and_its_search(tmp_path):
