@@ -13,6 +13,7 @@ import taas.agents  # noqa: E402
 import taas.arena  # noqa: E402
 import taas.envs  # noqa: E402
 from taas.agents.learned.ppo import (  # noqa: E402
+    HINTED,
     MODELS,
     CheckpointError,
     PolicyNet,
@@ -187,3 +188,52 @@ def test_a_model_trained_on_another_reward_plays_the_default_table(tmp_path):
     with pytest.raises(CheckpointError, match="jokers=0 \\(trained: 4\\)"):
         taas.agents.make(f"ppo:{tmp_path / 'm.pt'}", "continental_v1", seed=0,
                          config={"jokers": 0})
+
+
+def test_an_integer_mask_adds_the_hint_weight_to_the_hinted_move_only():
+    net = PolicyNet(3, 4, 8, critic=False, hint_weight=2.5)
+    for p in net.actor.parameters():
+        torch.nn.init.zeros_(p)
+    obs = torch.ones(1, 3)
+    hinted = net.logits(obs, torch.tensor([[0, 1, HINTED, 1]], dtype=torch.int8))
+    plain = net.logits(obs, torch.tensor([[False, True, True, True]]))
+    assert hinted.tolist() == [[-1e8, 0.0, 2.5, 0.0]]
+    assert plain.tolist() == [[-1e8, 0.0, 0.0, 0.0]]
+
+
+def test_a_hinted_model_plays_its_hint_players_move_where_the_network_is_indifferent(tmp_path):
+    """An actor of zeros with a large hint weight is its hint player: every move it makes in
+    a game is the one a separate ``heuristic`` fed the same observations and masks makes,
+    so the hint reads nothing but the seat's own observation."""
+    raw = taas.envs.make(ENV, wrapped=False)
+    size = raw.observer.low.shape[0]
+    net = PolicyNet(size, raw.game.num_actions, 8, critic=False, hint_weight=50.0)
+    for p in net.actor.parameters():
+        torch.nn.init.zeros_(p)
+    meta = model_meta(ENV, [raw.game], size, 8, {}, "test", hint="heuristic", hint_weight=50)
+    save_model(tmp_path / "m.pt", meta, net.actor)
+    assert load_checkpoint(tmp_path / "m.pt")["hint"] == "heuristic"
+    env = taas.envs.make(ENV)
+    for deal in range(3):
+        env.reset(seed=deal)
+        hinted = {a: taas.agents.make(f"ppo:{tmp_path / 'm.pt'}", ENV, seed=1)
+                  for a in env.possible_agents}
+        reference = {a: taas.agents.make("heuristic", ENV, seed=1) for a in env.possible_agents}
+        moves = 0
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            move = hinted[agent].act(obs["observation"], obs["action_mask"])
+            assert move == reference[agent].act(obs["observation"], obs["action_mask"])
+            env.step(move)
+            moves += 1
+        assert moves > 10
+
+
+def test_a_checkpoint_hinting_with_an_unknown_player(tmp_path):
+    meta, net = write_model(tmp_path / "m.pt")
+    save_model(tmp_path / "m.pt", {**meta, "hint": "oracle:nonsense", "hint_weight": 1.0},
+               net.actor)
+    assert "hints with 'oracle:nonsense'" in error(f"ppo:{tmp_path / 'm.pt'}")

@@ -6,13 +6,18 @@ import csv
 import shutil
 import signal
 
+import numpy as np
 import pytest
 
 pytest.importorskip("sb3_contrib", reason="training extra not installed: pip install -e '.[train]'")
 import torch
 
-from taas.agents.learned.ppo import load_checkpoint
+import taas.agents
+import taas.arena
+import taas.envs
+from taas.agents.learned.ppo import HINTED, PolicyNet, load_checkpoint
 from taas.training import selfplay_ppo
+from taas.training.rollout import Rollout
 
 LOSSES = ("policy_loss", "value_loss", "entropy", "approx_kl")
 
@@ -127,8 +132,29 @@ def test_a_one_process_run_resumes_on_its_own_backend_only(tmp_path):
     (dict(backend="spark"), "--workers 1 --backend 'spark': expected .* local, ray"),
     (dict(address="auto"), "--address auto: only --backend ray connects to a cluster"),
     (dict(workers=5), r"--num-tables 4: expected at least one table .* per worker \(5\)"),
+    (dict(hint="nonsense"), "selfplay_ppo: unknown agent spec 'nonsense' for romme_v1"),
+    (dict(hint="nonsense", workers=2), "selfplay_ppo: unknown agent spec 'nonsense'"),
 ])
 def test_bad_worker_arguments_are_one_line_errors(tmp_path, kw, message):
     with pytest.raises(SystemExit, match=message) as err:
         selfplay_ppo.train(args(tmp_path, **kw))
     assert "\n" not in str(err.value) and not (tmp_path / "curve.csv").exists()
+
+
+def test_a_hinted_rollout_marks_the_hint_players_move_in_every_learner_mask(tmp_path):
+    """With ``--hint``, each learner row's mask holds one ``HINTED`` entry, on a legal move;
+    the run's model records its hint and plays with it."""
+    a = args(tmp_path, hint="heuristic", hint_weight=2.0)
+    rollout = Rollout(a, 0, [11, 12, 13, 14], np.random.default_rng(0), torch.device("cpu"))
+    rollout.reset()
+    tables = rollout.tables
+    net = PolicyNet(tables.obs_size, tables.num_actions, a.hidden, hint_weight=2.0)
+    n = rollout.collect(net)["n"]
+    masks = rollout.buf["mask"][:n]
+    assert n >= 64 and ((masks == HINTED).sum(1) == 1).all()
+    run = selfplay_ppo.train(a)
+    ckpt = load_checkpoint(run / "model.pt")
+    assert (ckpt["hint"], ckpt["hint_weight"]) == ("heuristic", 2.0)
+    taas.arena.play_game(taas.envs.make("romme_v1", num_players=3),
+                         [taas.agents.make(f"ppo:{run / 'model.pt'}", "romme_v1", seed=s,
+                                           config={"num_players": 3}) for s in range(3)], seed=0)

@@ -31,7 +31,7 @@ import numpy as np
 import torch
 
 import taas.agents
-from taas.agents.learned.ppo import PolicyNet
+from taas.agents.learned.ppo import HINTED, PolicyNet
 from taas.envs.core.vector import VectorTables
 from taas.training.common import parse_rules
 
@@ -58,6 +58,11 @@ def table_sizes(args) -> list[int]:
 def fixed_specs(args) -> list[str]:
     """``--fixed-opponents heuristic,greedy`` as a list of agent specs (empty: none)."""
     return [s for s in args.fixed_opponents.split(",") if s]
+
+
+def hint_weight(args) -> float:
+    """The logit the hint player's move gets (none without ``--hint``)."""
+    return args.hint_weight if args.hint else 0.0
 
 
 def buffer_shapes(tables: int, args, obs_size: int, num_actions: int) -> dict:
@@ -87,6 +92,10 @@ class Rollout:
         self.fixed = [[taas.agents.make(s, args.env_id, seed=args.seed * 1000 + first + i,
                                         config=table_rules[(first + i) % len(table_rules)])
                        for s in specs] for i in range(b)]  # fixed[i][j]: fixed opponent j
+        # the hint player of each table (--hint): it marks its move in the network's masks
+        self.hints = [taas.agents.make(args.hint, args.env_id, seed=args.seed * 1000 + first + i,
+                                       config=table_rules[(first + i) % len(table_rules)])
+                      for i in range(b)] if args.hint else None
         # per table and seat: its role this episode, the buffer index of its last transition
         # awaiting a reward (-1: none) and its return when it made that decision
         p = self.tables.max_players
@@ -128,7 +137,7 @@ class Rollout:
         args, tables = self.args, self.tables
         for k, weights in new.items():
             snapshot = PolicyNet(tables.obs_size, tables.num_actions, args.hidden,
-                                 critic=False).to(self.device)
+                                 critic=False, hint_weight=hint_weight(args)).to(self.device)
             snapshot.actor.load_state_dict(weights)
             self.snapshots[k] = snapshot
         self.pool = list(pool)
@@ -164,9 +173,10 @@ class Rollout:
                 k, new = np.arange(n, n + mine.size), slice(n, n + mine.size)
                 np.take(tables.obs, mine, axis=0, out=obs_buf[new])
                 np.take(tables.mask, mine, axis=0, out=mask_buf[new])
+                self._hint(mine, mask_buf[new])
                 self._lap("other")
                 obs_t = torch.from_numpy(obs_buf[new]).to(device)
-                mask_t = torch.from_numpy(mask_buf[new]).to(device).bool()
+                mask_t = torch.from_numpy(mask_buf[new]).to(device)
                 with torch.no_grad():
                     act_t, logp_t = sample(net, obs_t, mask_t)
                 act_buf[new], logp_buf[new] = act_t.cpu().numpy(), logp_t.cpu().numpy()
@@ -185,7 +195,9 @@ class Rollout:
                 theirs = np.flatnonzero(who == role)
                 if role > 0:  # a snapshot: one forward pass for all its tables
                     obs_t = torch.from_numpy(tables.obs[theirs]).to(device)
-                    mask_t = torch.from_numpy(tables.mask[theirs]).to(device).bool()
+                    masks = tables.mask[theirs]
+                    self._hint(theirs, masks)
+                    mask_t = torch.from_numpy(masks).to(device)
                     with torch.no_grad():
                         theirs_t = sample(self.snapshots[role], obs_t, mask_t)[0]
                     actions[theirs] = theirs_t.cpu().numpy()
@@ -236,12 +248,20 @@ class Rollout:
         self._lap("other")
         return {"n": n, "episodes": episodes, "finished": finished}
 
+    def _hint(self, rows: np.ndarray, masks: np.ndarray) -> None:
+        """Mark, in ``masks`` (those of tables ``rows``, a copy), each hint player's move."""
+        if self.hints is not None:
+            tables = self.tables
+            for j, i in enumerate(rows.tolist()):
+                masks[j, self.hints[i].act(tables.obs[i], tables.mask[i])] = HINTED
+
     def state(self) -> dict:
         """Everything that continues this slice after a restart, as tensors and plain values
         (a checkpoint loads with ``weights_only=True``)."""
         return {"tables": self.tables.records(),
                 "fixed_rngs": [[f.rng.bit_generator.state for f in agents]
                                for agents in self.fixed],
+                "hint_rngs": [h.rng.bit_generator.state for h in self.hints or ()],
                 "roles": self.roles.tolist(), "pending": self.pending.tolist(),
                 "base": self.base.tolist(), "pool": list(self.pool),
                 "snapshots": [[k, {n: v.cpu() for n, v in p.actor.state_dict().items()}]
@@ -254,6 +274,8 @@ class Rollout:
         for agents, states in zip(self.fixed, saved["fixed_rngs"], strict=True):
             for agent, state in zip(agents, states, strict=True):
                 agent.rng.bit_generator.state = state
+        for agent, state in zip(self.hints or (), saved.get("hint_rngs", ()), strict=True):
+            agent.rng.bit_generator.state = state
         for k in ("roles", "pending", "base"):
             getattr(self, k)[:] = np.array(saved[k])
         self.snapshots = {}
@@ -283,7 +305,8 @@ class RolloutWorker:
         self.rollout = Rollout(args, first, seeds, np.random.default_rng(seed),
                                torch.device("cpu"), alloc)
         tables = self.rollout.tables
-        self.net = PolicyNet(tables.obs_size, tables.num_actions, args.hidden)
+        self.net = PolicyNet(tables.obs_size, tables.num_actions, args.hidden,
+                             hint_weight=hint_weight(args))
         self._start: dict | None = None
         self.rollout.reset()
 

@@ -8,6 +8,12 @@ seat is the learner and the pool fills the others.
 Tables of several sizes (``--num-players 3,4,5,6``) train one network: observations are padded
 to the largest table, so the same model plays every size it has seen.
 
+``--hint heuristic`` adds ``--hint-weight`` to the logit of the move that agent would make
+(residual policy learning): the network, started from a clone of that agent
+(``--init-from``), learns where to depart from it instead of re-learning all of its play. The
+hint agent reads the same observation and mask, so the model still plays from the seat's
+observation alone; the model file names its hint and ``ppo:`` plays with it.
+
 The ``--num-tables`` tables are stepped together (:class:`~taas.envs.core.vector.VectorTables`:
 every table's observation and mask written in place into one batch): each step runs the
 learner's network once on the rows of all tables where the learner moves, and each pool
@@ -77,6 +83,7 @@ from taas.training.rollout import (
     Rollout,
     WorkerError,
     fixed_specs,
+    hint_weight,
     table_sizes,
 )
 
@@ -111,6 +118,10 @@ class Args:
     snapshot_every: int = 10
     fixed_opponents: str = field(default="", metadata={"help": "agent specs that join the pool"})
     fixed_prob: float = field(default=0.5, metadata={"help": "share of pool seats they take"})
+    hint: str = field(default="", metadata={
+        "help": "an agent spec whose move gets --hint-weight added to its logit: the network "
+        "learns where to depart from it"})
+    hint_weight: float = field(default=3.0, metadata={"help": "the logit added with --hint"})
     eval_every: int = 20
     eval_deals: int = 100
     eval_opponent: str = ""
@@ -207,7 +218,8 @@ def train(args: Args, timings: dict | None = None) -> Path:
         else:  # one table of each size: the shapes and the games of the model's metadata
             tables = VectorTables(args.env_id, len(table_rules), num_players=sizes or None,
                                   **rules)
-            for spec in fixed_specs(args):  # built here, so a bad one fails before any worker
+            for spec in fixed_specs(args) + [args.hint] * bool(args.hint):
+                # built here, so a bad one fails before any worker
                 taas.agents.make(spec, args.env_id, seed=0, config=table_rules[0])
         evaluated_against = args.eval_opponent or eval_opponent(args.env_id)
     except ValueError as err:
@@ -216,7 +228,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
     obs_size, num_actions = tables.obs_size, tables.num_actions
 
     # ---- the network, the optimizer and the pool of past selves ----------------------------
-    net = PolicyNet(obs_size, num_actions, args.hidden).to(device)
+    net = PolicyNet(obs_size, num_actions, args.hidden, hint_weight=hint_weight(args)).to(device)
     # fused: one kernel for all parameters, not a Python loop over them (on CPU too)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
     pool: list[int] = []  # the numbers of the snapshots new episodes draw from
@@ -235,7 +247,8 @@ def train(args: Args, timings: dict | None = None) -> Path:
         rng.bit_generator.state = saved["rng"]
         torch.set_rng_state(saved["torch_rng"])
     meta = model_meta(args.env_id, tables.games[:len(table_rules)], obs_size, args.hidden,
-                      dataclasses.asdict(args), "selfplay_ppo", args.deterministic)
+                      dataclasses.asdict(args), "selfplay_ppo", args.deterministic,
+                      args.hint, args.hint_weight)
 
     workers, in_flight, ahead = None, False, None  # ahead: a rollout gathered by a save
 
@@ -341,7 +354,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
             b_obs, b_mask, b_act, b_logp, b_val, b_adv = (
                 torch.from_numpy(np.concatenate([g[k] for g in got])).to(device)
                 for k in BATCH)
-            b_mask, b_adv = b_mask.bool(), b_adv.float()
+            b_adv = b_adv.float()  # b_mask stays int8: it carries the hints
             b_ret = b_adv + b_val.float()
             if not local:
                 for g in got:

@@ -30,6 +30,11 @@ A checkpoint is a ``torch.save``'d dict of plain values and tensors, read with
     margin        optional, afterstate only: how much better than the rule player's own
                   choice a choice must be valued before the network overrules it
                   (:func:`taas.training.afterstate_value.choose_margin`)
+    hint          optional: an agent spec (``heuristic``) whose move gets ``hint_weight``
+                  added to its logit at every decision, so the network learns where to depart
+                  from that player rather than all of its play (residual policy learning,
+                  Silver et al., 2018). The hint player reads the seat's own observation and
+                  mask, so the policy's inputs are still the observation alone
 
 The rules must match one of ``configs`` except ``reward``, which only says what the training
 signal was (a Continental model trained on ``reward="zero_sum"`` plays a ``"points"`` table the
@@ -77,16 +82,27 @@ def mlp(n_in: int, hidden: int, n_out: int, out_gain: float) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
-class PolicyNet(nn.Module):
-    """Separate actor and critic MLPs (CleanRL's ``ppo.py``); illegal actions get -1e8 logits."""
+HINTED = 2
+"""A mask entry of 2: a legal action, and the one the hint player would play (see ``hint``)."""
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: int = 128, critic: bool = True):
+
+class PolicyNet(nn.Module):
+    """Separate actor and critic MLPs (CleanRL's ``ppo.py``); illegal actions get -1e8 logits.
+    With ``hint_weight``, an integer mask's ``HINTED`` action gets that much more."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: int = 128, critic: bool = True,
+                 hint_weight: float = 0.0):
         super().__init__()
         self.actor = mlp(obs_size, hidden, num_actions, out_gain=0.01)
         self.critic = mlp(obs_size, hidden, 1, out_gain=1.0) if critic else None
+        self.hint_weight = hint_weight
 
     def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return self.actor(obs).masked_fill(~mask, -1e8)
+        """``mask``: bool (legal) or an integer mask (0 illegal, 1 legal, ``HINTED``)."""
+        out = self.actor(obs)
+        if self.hint_weight and mask.dtype != torch.bool:
+            out = out + self.hint_weight * (mask == HINTED)
+        return out.masked_fill(mask == 0, -1e8)
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.critic(obs).squeeze(-1)
@@ -99,13 +115,15 @@ def env_version(env_id: str) -> int:
 
 def model_meta(
     env_id: str, games: list, obs_size: int, hidden: int, args: dict, script: str,
-    deterministic: bool = False,
+    deterministic: bool = False, hint: str = "", hint_weight: float = 0.0,
 ) -> dict:
     """The header of a checkpoint for a model trained on ``games`` (one per table size);
-    ``deterministic``: it plays its most probable move (see the module docstring)."""
+    ``deterministic``: it plays its most probable move; ``hint``: its hint player (see the
+    module docstring)."""
     import taas
 
-    return {
+    hinted = {"hint": hint, "hint_weight": float(hint_weight)} if hint else {}
+    return {**hinted,
         "format": FORMAT, "env_id": env_id, "env_version": env_version(env_id),
         "configs": [dataclasses.asdict(g.config) for g in games],
         "obs_size": int(obs_size), "num_actions": int(games[0].num_actions),
@@ -231,7 +249,7 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
             net = body = mlp(features, ckpt["hidden"], 1, out_gain=1.0)
         else:
             net = PolicyNet(ckpt["obs_size"], ckpt["num_actions"], ckpt["hidden"],
-                            critic=False)
+                            critic=False, hint_weight=float(ckpt.get("hint_weight", 0.0)))
             body = net.actor
     try:
         body.load_state_dict(ckpt["actor"])
@@ -242,8 +260,17 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
         ) from None
     net.eval()
     margin = {"margin": float(ckpt["margin"])} if "margin" in ckpt else {}
+    hint = ckpt.get("hint", "")
+    if hint:
+        import taas.agents
+
+        try:  # a hint player this code does not have is the checkpoint's fault, said early
+            taas.agents.make(hint, env_id, seed=0, config=dict(rules))
+        except ValueError as err:
+            raise CheckpointError(f"checkpoint {path} hints with {hint!r}: {err}") from None
     return net, {**{k: ckpt[k] for k in META_KEYS}, "policy": policy,
-                 "deterministic": bool(ckpt.get("deterministic", False)), **margin}
+                 "deterministic": bool(ckpt.get("deterministic", False)), "hint": hint,
+                 **margin}
 
 
 class ValueFunction:
@@ -266,9 +293,10 @@ class PPOAgent(Agent):
 
     name = "ppo"
 
-    def __init__(self, net: PolicyNet, meta: dict, seed: int | None = None):
+    def __init__(self, net: PolicyNet, meta: dict, seed: int | None = None,
+                 hint: Agent | None = None):
         super().__init__(seed)
-        self.net, self.meta = net, meta
+        self.net, self.meta, self.hint = net, meta, hint
         self.deterministic = bool(meta.get("deterministic", False))
 
     @classmethod
@@ -288,12 +316,20 @@ class PPOAgent(Agent):
         if meta["policy"] == "afterstate":
             margin = {"margin": meta["margin"]} if "margin" in meta else {}
             return afterstate_player(env_id)(ValueFunction(net), seed, config, **margin)
-        return cls(net, meta, seed)
+        hint = None
+        if meta.get("hint"):
+            import taas.agents
+
+            hint = taas.agents.make(meta["hint"], env_id, seed=seed, config=config)
+        return cls(net, meta, seed, hint)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        mask = np.array(action_mask, dtype=np.int8)
+        if self.hint is not None:
+            mask[self.hint.act(observation, action_mask)] = HINTED
         with torch.no_grad():
             logits = self.net.logits(torch.as_tensor(observation, dtype=torch.float32),
-                                     torch.from_numpy(np.array(action_mask, dtype=bool)))
+                                     torch.from_numpy(mask))
         if self.deterministic:
             return int(logits.argmax())
         probs = torch.softmax(logits.double(), -1).numpy()
