@@ -19,8 +19,8 @@ def test_every_decision_of_every_seat_is_timed():
 
 def test_every_registered_agent_gets_a_buildable_spec():
     # the shipped models stand in for `ppo` (it needs a model); a game without one is skipped
+    # (tests/toy/test_toy_game.py)
     assert spec_for("mariage_v1", "ppo", "100") == "ppo:mariage"
-    assert spec_for("marriage_nepali_v0", "ppo", "100") is None
     assert spec_for("romme_v1", "ismcts", "100") == "ismcts:100"
     for env_id in taas.envs.available_envs():
         for name in taas.agents.available(env_id):

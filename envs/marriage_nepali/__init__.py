@@ -18,6 +18,8 @@ SPEC = GameSpec(
             "races to see, keeps the maal, finishes as soon as the cards allow (a baseline)"),
     },
     default_opponent="heuristic",
+    model="marriage_nepali",
+    learned="ppo:marriage_nepali",
     afterstate="taas.agents.learned.marriage_nepali_value:NepaliValueAgent",
     best="ismcts:0.2s",
     cli="taas.envs.marriage_nepali.cli",

@@ -41,12 +41,8 @@ def test_every_game_names_a_best_player_and_every_shipped_model_a_learned_one():
         assert (spec.learned is None) == (spec.model is None), spec.name
 
 
-def test_an_absent_alias_fails_in_one_clear_line():
-    env_id = "marriage_nepali_v0"  # no learned model ships for it
-    assert taas.envs.spec_for(env_id).learned is None
-    assert "learned" not in taas.agents.available(env_id)
-    with pytest.raises(ValueError, match=r"^no learned player ships for marriage_nepali_v0$"):
-        taas.agents.make("learned", env_id)
+def test_a_misused_alias_fails_in_one_clear_line():
+    # a game without a learned player: tests/toy/test_toy_game.py
     with pytest.raises(ValueError, match="the alias 'best' takes no argument"):
         taas.agents.make("best:3", "mariage_v1")
     with pytest.raises(ValueError, match="unknown agent spec 'bestest'"):
@@ -81,4 +77,4 @@ def test_taas_agents_lists_what_each_alias_stands_for(capsys):
     assert main(["agents", "marriage_nepali_v0"]) == 0
     rows = [line.split()[:3] for line in capsys.readouterr().out.splitlines()]
     assert ["best", "=", "ismcts:0.2s:"] in rows
-    assert not any(row[:1] == ["learned"] for row in rows)
+    assert ["learned", "=", "ppo:marriage_nepali:"] in rows

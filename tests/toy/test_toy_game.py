@@ -96,3 +96,18 @@ def test_the_web_table_lists_and_plays_the_toy(client):
                       headers={"X-Seat-Token": game["tokens"]["0"]}).json()
     assert view["env_id"] == ENV and len(view["hand"]) == 3
     assert np.isin(view["hand"], [k for k in range(1, 9)]).all()
+
+
+def test_a_game_without_a_learned_player_says_so_in_one_line():
+    """Every built-in game ships one; a new game need not: its ``learned`` alias, the agent
+    benchmark's ``ppo`` row and a ladder asking for it each say there is none."""
+    from taas.benchmarks import ladder
+    from taas.benchmarks.agents import spec_for
+
+    assert taas.envs.spec_for(ENV).learned is None
+    assert "learned" not in taas.agents.available(ENV)
+    with pytest.raises(ValueError, match=f"^no learned player ships for {ENV}$"):
+        taas.agents.make("learned", ENV)
+    assert spec_for(ENV, "ppo", "100") is None
+    with pytest.raises(ValueError, match=f"no learned player ships for {ENV}"):
+        ladder.run(ENV, ["random", "learned"], deals=1)
