@@ -92,7 +92,8 @@ class Rollout:
         self.fixed = [[taas.agents.make(s, args.env_id, seed=args.seed * 1000 + first + i,
                                         config=table_rules[(first + i) % len(table_rules)])
                        for s in specs] for i in range(b)]  # fixed[i][j]: fixed opponent j
-        # the hint player of each table (--hint): it marks its move in the network's masks
+        # the hint player of each table (--hint): it marks its move in the network's masks;
+        # one serves every seat of its table, so it must decide from the observation alone
         self.hints = [taas.agents.make(args.hint, args.env_id, seed=args.seed * 1000 + first + i,
                                        config=table_rules[(first + i) % len(table_rules)])
                       for i in range(b)] if args.hint else None
