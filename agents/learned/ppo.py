@@ -260,17 +260,23 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
         ) from None
     net.eval()
     margin = {"margin": float(ckpt["margin"])} if "margin" in ckpt else {}
-    hint = ckpt.get("hint", "")
-    if hint:
-        import taas.agents
-
-        try:  # a hint player this code does not have is the checkpoint's fault, said early
-            taas.agents.make(hint, env_id, seed=0, config=dict(rules))
-        except ValueError as err:
-            raise CheckpointError(f"checkpoint {path} hints with {hint!r}: {err}") from None
     return net, {**{k: ckpt[k] for k in META_KEYS}, "policy": policy,
-                 "deterministic": bool(ckpt.get("deterministic", False)), "hint": hint,
-                 **margin}
+                 "deterministic": bool(ckpt.get("deterministic", False)),
+                 "hint": ckpt.get("hint", ""), **margin}
+
+
+def _hint_agent(meta: dict, path: Path, env_id: str, seed: int | None,
+                config: dict) -> Agent | None:
+    """The agent whose move a hinted model favours (None without a hint); a hint this code
+    does not have is the checkpoint's fault, said before the first move."""
+    if not meta["hint"]:
+        return None
+    import taas.agents
+
+    try:
+        return taas.agents.make(meta["hint"], env_id, seed=seed, config=config)
+    except ValueError as err:
+        raise CheckpointError(f"checkpoint {path} hints with {meta['hint']!r}: {err}") from None
 
 
 class ValueFunction:
@@ -307,6 +313,7 @@ class PPOAgent(Agent):
         stamp = (path.stat().st_mtime_ns, path.stat().st_size) if path.is_file() else ()
         try:
             net, meta = _load_actor(path, stamp, env_id, tuple(sorted(config.items())))
+            hint = _hint_agent(meta, path, env_id, seed, config)
         except CheckpointError as err:
             if path.parent != MODELS.resolve():
                 raise
@@ -316,11 +323,6 @@ class PPOAgent(Agent):
         if meta["policy"] == "afterstate":
             margin = {"margin": meta["margin"]} if "margin" in meta else {}
             return afterstate_player(env_id)(ValueFunction(net), seed, config, **margin)
-        hint = None
-        if meta.get("hint"):
-            import taas.agents
-
-            hint = taas.agents.make(meta["hint"], env_id, seed=seed, config=config)
         return cls(net, meta, seed, hint)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
