@@ -1,5 +1,6 @@
 """Mariage PIMC (``pimc:N``): the solver's move once nothing is hidden, a claim at 66, its budget
-forms, a game replayed from its seed, and a choice blind to where the unseen cards lie."""
+forms, a game replayed from its seed, a choice blind to where the unseen cards lie, and a
+playout player that plays the heuristic's moves."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ import pytest
 import taas
 import taas.agents
 import taas.arena
+from taas.agents.heuristic.mariage import MariageHeuristicAgent
 from taas.agents.search.pimc import PIMC, PIMCAgent
 from taas.envs.mariage.actions import CLAIM, NUM_CARDS, parse
-from taas.envs.mariage.determinize import _choose, determinize, playout
+from taas.envs.mariage.determinize import determinize, playout
 from taas.envs.mariage.endgame import solve
+from taas.envs.mariage.observation import MariageObserver
+from taas.envs.mariage.rollout_player import _choose
 
 ENV = "mariage_v1"
 
@@ -150,3 +154,18 @@ def test_world_values_share_random_numbers():
         alone = [search.move_values(game, world, p, [m], np.random.default_rng(seed))[0]
                  for m in moves]
         assert alone == together
+
+
+def test_the_playout_player_makes_the_heuristics_moves():
+    """Without its random moves the playout player is the heuristic on bitmasks: playouts then
+    meet, in the opponent's seat, the player that the default opponent is."""
+    game = taas.make(ENV, wrapped=False).game
+    observer, agent = MariageObserver(), MariageHeuristicAgent(0)
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        s = game.new_state(rng)
+        while not game.is_terminal(s):
+            p = game.current_player(s)
+            move = agent.act(observer.encode(s, p), game.legal_mask(s))
+            assert _choose(game.config, s) == move
+            game.apply_action(s, move)
