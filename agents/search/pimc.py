@@ -22,7 +22,7 @@ Like ``ismcts`` it reads the engine state, and the true state only through the d
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -43,11 +43,6 @@ from taas.envs.core.game import Game, State
 
 DEFAULT_WORLDS = 100
 
-# The game's inference (its determinizer module's ``belief``): given the position and the
-# plain determinizer, a determinizer for this decision that deals worlds by what the
-# opponent's moves showed.
-Belief = Callable[[Game, State, int, np.random.Generator, Determinizer], Determinizer]
-
 
 class PIMC(_Simulations):
     """The search itself, independent of any agent protocol (tests and notebooks call it).
@@ -55,12 +50,10 @@ class PIMC(_Simulations):
 
     def __init__(self, determinize: Determinizer, evaluate: Evaluator | None = None,
                  rollout: Policy = random_policy, rollout_depth: int = 20,
-                 exact: Exact | None = None, playout: Playout | None = None,
-                 belief: Belief | None = None):
+                 exact: Exact | None = None, playout: Playout | None = None):
         super().__init__(determinize, evaluate, rollout, rollout_depth)
         self.exact = exact
         self.playout = playout
-        self.belief = belief
 
     def search(self, game: Game, state: State, player: int, rng: np.random.Generator,
                simulations: int | None = None, seconds: float | None = None) -> int:
@@ -70,18 +63,15 @@ class PIMC(_Simulations):
         self.simulations = 0
         if len(moves) == 1:
             return moves[0]
-        within = Budget(simulations, seconds)
-        sample = self.determinize
-        if self.belief is not None:
-            sample = self.belief(game, state, player, rng, sample)
         if self.exact is not None:
-            move = self.exact(game, state, player, rng, sample)
+            move = self.exact(game, state, player, rng, self.determinize)
             if move is not None:
                 return int(move)
+        within = Budget(simulations, seconds)
         totals = np.zeros(len(moves))
         n = 0
         while within(n):
-            world = sample(game, state, player, rng)
+            world = self.determinize(game, state, player, rng)
             totals += self.move_values(game, world, player, moves, rng)
             n += 1
         self.simulations = n
@@ -119,5 +109,5 @@ class PIMCAgent(SearchAgent):
         search = PIMC(module.determinize, getattr(module, "evaluate", None),
                       getattr(module, "rollout", random_policy),
                       getattr(module, "ROLLOUT_DEPTH", 20), getattr(module, "exact", None),
-                      getattr(module, "playout", None), getattr(module, "belief", None))
+                      getattr(module, "playout", None))
         return cls(search, simulations, seconds, seed)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 
 from taas.envs.mariage.actions import NUM_CARDS
-from taas.envs.mariage.belief import belief  # noqa: F401 (search hook)
 from taas.envs.mariage.endgame import action_values, best_action
 from taas.envs.mariage.rollout_player import playout, rollout  # noqa: F401 (search hooks)
 from taas.envs.mariage.rules import MariageGame, MariageState

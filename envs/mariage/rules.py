@@ -66,10 +66,7 @@ class MariageState(State):
     card drawn), ``talon[-1]`` the top. After a close the talon stays where it is, out of play.
     ``known[p]`` are cards in ``p``'s hand that the opponent has seen (marriage partners, the
     card taken by the trump-7 exchange, the indicator drawn last); ``voids[p]`` are the cards
-    ``p`` has shown not to hold by failing to follow suit (or to trump) in the closed phase.
-    ``log`` is the deal's actions in order (all public), ``draws`` the cards drawn from the talon
-    in order (each trick's winner, then its loser; a seat has seen only its own) and
-    ``indicator`` the trump card first turned up: what a search needs to replay the deal."""
+    ``p`` has shown not to hold by failing to follow suit (or to trump) in the closed phase."""
 
     def __init__(self, seed: int, dealer: int):
         self.seed = seed
@@ -138,9 +135,6 @@ class MariageGame(Game):
     def _setup(s: MariageState, hands: list[int], talon: list[int], trump: int | None) -> None:
         s.hands = hands
         s.talon = talon
-        s.indicator = talon[0] if talon else -1
-        s.log = []
-        s.draws = []
         s.trump = SUIT[talon[0]] if trump is None else trump
         s.phase = LEAD
         s.to_move = 1 - s.dealer
@@ -209,7 +203,6 @@ class MariageGame(Game):
     # ---- moves -------------------------------------------------------------------------------
     def _apply(self, s: MariageState, action: int) -> None:
         p = s.to_move
-        s.log.append(action)
         if action < MARRY:
             bit = _BIT[action]
             s.hands[p] ^= bit
@@ -258,11 +251,9 @@ class MariageGame(Game):
         s.lead = -1
         s.marriage_suit = -1
         if s.closed_by < 0 and s.talon:
-            first = s.talon.pop()
-            s.hands[w] |= _BIT[first]
+            s.hands[w] |= _BIT[s.talon.pop()]
             c = s.talon.pop()
             s.hands[1 - w] |= _BIT[c]
-            s.draws += (first, c)
             if not s.talon:  # the loser took the face-up indicator: both know it
                 s.known[1 - w] |= _BIT[c]
         if s.hands[w]:
