@@ -11,6 +11,7 @@ download is never used. Without it (or without the playwright package) the tests
 
 import json
 import os
+import re
 import socket
 import threading
 import time
@@ -181,8 +182,9 @@ def test_a_hot_seat_game_links_each_persons_seat(server, browser):
     seen = httpx.get(f"{server}/api/games/{game_id}", headers=seat(token)).json()["seat"]
     assert page.inner_text(".mine .who").startswith(f"player_{seen} ")
     page.click(".seat-links a")
-    page.wait_for_function(f"(document.querySelector('.mine .who')?.textContent || '')"
-                           f".startsWith('player_{1 - seen} ')")  # the page reloads meanwhile
+    # The page reloads meanwhile. A locator assertion, not wait_for_function: that one polls
+    # by eval, which the page's CSP forbids, and Playwright's exemption can miss a poll.
+    sync_api.expect(page.locator(".mine .who")).to_have_text(re.compile(f"^player_{1 - seen} "))
     page.close()
 
 
