@@ -153,12 +153,18 @@ def test_there_is_a_shipped_model_for_mariage():
     assert any(p.stem == "mariage" for p in SHIPPED)
 
 
-def test_a_flag_added_after_training_is_read_at_its_default():
-    """romme_v1 gained max_abandons_per_turn after the shipped model was trained: the model
-    still plays the default rules, and a table that changes the new flag is refused."""
-    taas.agents.make("ppo:romme", "romme_v1", seed=0, config={"num_players": 2})
+def test_a_flag_added_after_training_is_read_at_its_default(tmp_path):
+    """A checkpoint from before romme_v1 gained max_abandons_per_turn (its recorded rules lack
+    the flag) still plays the default rules, and a table that changes the new flag is
+    refused."""
+    meta, net = write_model(tmp_path / "m.pt", "romme_v1", num_players=2)
+    old = [{k: v for k, v in c.items() if k != "max_abandons_per_turn"} for c in meta["configs"]]
+    assert old != meta["configs"]
+    save_model(tmp_path / "m.pt", {**meta, "configs": old}, net.actor)
+    spec = f"ppo:{tmp_path / 'm.pt'}"
+    taas.agents.make(spec, "romme_v1", seed=0, config={"num_players": 2})
     with pytest.raises(CheckpointError, match="max_abandons_per_turn=5"):
-        taas.agents.make("ppo:romme", "romme_v1", seed=0,
+        taas.agents.make(spec, "romme_v1", seed=0,
                          config={"num_players": 2, "max_abandons_per_turn": 5})
 
 
