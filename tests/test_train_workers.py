@@ -162,3 +162,39 @@ def test_a_hinted_rollout_marks_the_hint_players_move_in_every_learner_mask(tmp_
     taas.arena.play_game(taas.envs.make("romme_v1", num_players=3),
                          [taas.agents.make(f"ppo:{run / 'model.pt'}", "romme_v1", seed=s,
                                            config={"num_players": 3}) for s in range(3)], seed=0)
+
+
+def test_the_oracle_critic_reads_every_seat_and_the_model_plays_from_its_own(tmp_path):
+    """``--oracle-critic``: the critic's row for seat s of an n-seat table is the observations
+    of seats s, s+1, ... (turn order), zeros past n; the actor, all that the saved model
+    plays with, still reads one observation; a run warm-started from a model whose critic
+    read one observation starts a fresh critic instead of failing."""
+    a = args(tmp_path / "oracle", oracle_critic=True)
+    rollout = Rollout(a, 0, [21, 22, 23, 24], np.random.default_rng(0), torch.device("cpu"))
+    rollout.reset()
+    tables, d = rollout.tables, rollout.tables.obs_size
+    rows, seats = np.arange(4), tables.player.copy()
+    seen = np.full((4, d * tables.max_players), 7.0, np.float32)
+    rollout._seen_by_all(rows, seats, seen)
+    for i in rows:
+        n = int(tables.num_players[i])
+        assert np.array_equal(seen[i, :d], tables.obs[i])  # the mover's own, first
+        for k in range(n):
+            theirs = tables.observers[i].encode(tables.states[i], (seats[i] + k) % n)
+            assert np.array_equal(seen[i, k * d:(k + 1) * d], theirs)
+        assert not seen[i, n * d:].any()
+    # two seats' views differ: the critic sees a hand the actor does not
+    assert not np.array_equal(seen[0, :d], seen[0, d:2 * d])
+    run = selfplay_ppo.train(a)
+    assert inputs(run, "actor") == d and inputs(run, "critic") == d * 3
+    taas.arena.play_game(taas.envs.make("romme_v1", num_players=3),
+                         [taas.agents.make(f"ppo:{run / 'model.pt'}", "romme_v1", seed=s,
+                                           config={"num_players": 3}) for s in range(3)], seed=0)
+    plain = selfplay_ppo.train(args(tmp_path / "plain", init_from=str(run / "model.pt")))
+    assert inputs(plain, "critic") == d
+
+
+def inputs(run_dir, part: str) -> int:
+    """How many inputs the first layer of a saved model's actor or critic reads."""
+    state = load_checkpoint(run_dir / "model.pt")[part]
+    return next(w for k, w in state.items() if k.endswith("weight")).shape[1]

@@ -46,7 +46,8 @@ def parse_rules(text: str) -> dict:
 
 def warm_start(net: PolicyNet, args, obs_size: int, num_actions: int) -> None:
     """Load ``--init-from``'s actor and critic (a model.pt of either script here carries both;
-    from one without a critic it starts fresh), after checking it fits this env and network.
+    from one without a critic, or one whose critic read other inputs, the critic starts
+    fresh), after checking it fits this env and network.
     A chain of runs, each with its own learning rate, continues one policy and its values.
     ``args`` is the script's: its ``init_from``, ``env_id`` and ``hidden`` are read."""
     try:
@@ -61,7 +62,11 @@ def warm_start(net: PolicyNet, args, obs_size: int, num_actions: int) -> None:
             f"{obs_size}, {num_actions} and --hidden {args.hidden}")
     net.actor.load_state_dict(ckpt["actor"])
     if "critic" in ckpt:
-        net.critic.load_state_dict(ckpt["critic"])
+        try:
+            net.critic.load_state_dict(ckpt["critic"])
+        except RuntimeError:  # it read other inputs (with or without --oracle-critic)
+            print(f"--init-from {args.init_from}: its critic reads other inputs than this "
+                  "run's; the critic starts fresh")
 
 
 def eval_opponent(env_id: str) -> str:

@@ -37,9 +37,11 @@ from taas.training.common import parse_rules
 
 LEARNER = 0  # roles[i, seat]: 0 the learner, k > 0 the pool snapshot numbered k, -j-1 fixed j
 ROLLOUT_PHASES = ("env", "inference", "other")  # where a rollout's time goes
-# the buffers a rollout fills, with each one's row shape (D observation size, A actions) and type
+# the buffers a rollout fills, with each one's row shape (D observation size, A actions, C the
+# --oracle-critic's input, 0 without it) and type
 FIELDS = {"obs": ("D", np.float32), "mask": ("A", np.int8), "act": ((), np.int64),
-          "logp": ((), np.float32), "val": ((), np.float64), "adv": ((), np.float64)}
+          "logp": ((), np.float32), "val": ((), np.float64), "adv": ((), np.float64),
+          "cobs": ("C", np.float32)}
 
 
 def sample(net: PolicyNet, obs: torch.Tensor, mask: torch.Tensor):
@@ -65,11 +67,18 @@ def hint_weight(args) -> float:
     return args.hint_weight if args.hint else 0.0
 
 
-def buffer_shapes(tables: int, args, obs_size: int, num_actions: int) -> dict:
+def oracle_size(args, obs_size: int, max_players: int) -> int:
+    """The width of what ``--oracle-critic``'s critic reads, every seat's observation side by
+    side (0 without it: the critic reads the learner's own observation)."""
+    return obs_size * max_players if args.oracle_critic else 0
+
+
+def buffer_shapes(tables: int, args, obs_size: int, num_actions: int, max_players: int) -> dict:
     """Each buffer's shape and type for a rollout at ``tables`` tables: a step adds at most one
     transition per table past ``tables * num_steps``."""
     cap = tables * args.num_steps + tables
-    dims = {"D": (obs_size,), "A": (num_actions,), (): ()}
+    dims = {"D": (obs_size,), "A": (num_actions,), (): (),
+            "C": (oracle_size(args, obs_size, max_players),)}
     return {k: ((cap, *dims[row]), dtype) for k, (row, dtype) in FIELDS.items()}
 
 
@@ -105,7 +114,8 @@ class Rollout:
         self.base = np.zeros((b, p))
         self.snapshots: dict[int, PolicyNet] = {}  # actor-only snapshots that some seat plays
         self.pool: list[int] = []  # the numbers of the snapshots new episodes draw from
-        shapes = buffer_shapes(b, args, self.tables.obs_size, self.tables.num_actions)
+        shapes = buffer_shapes(b, args, self.tables.obs_size, self.tables.num_actions, p)
+        self.oracle = args.oracle_critic
         self.buf = {k: alloc(shape, dtype) for k, (shape, dtype) in shapes.items()}
         cap = shapes["obs"][0][0]
         self.rew, self.boot = np.zeros(cap), np.zeros(cap)
@@ -174,6 +184,8 @@ class Rollout:
                 k, new = np.arange(n, n + mine.size), slice(n, n + mine.size)
                 np.take(tables.obs, mine, axis=0, out=obs_buf[new])
                 np.take(tables.mask, mine, axis=0, out=mask_buf[new])
+                if self.oracle:
+                    self._seen_by_all(mine, seat[mine], buf["cobs"][new])
                 self._hint(mine, mask_buf[new])
                 self._lap("other")
                 obs_t = torch.from_numpy(obs_buf[new]).to(device)
@@ -221,8 +233,12 @@ class Rollout:
         # the rollout ends mid-episode: bootstrap each waiting transition from its value
         cut = np.argwhere(pending >= 0)
         if len(cut):
-            obs = np.stack([tables.observers[i].encode(tables.states[i], p)
-                            for i, p in cut.tolist()])
+            if self.oracle:
+                obs = np.zeros((len(cut), buf["cobs"].shape[1]), np.float32)
+                self._seen_by_all(cut[:, 0], cut[:, 1], obs)
+            else:
+                obs = np.stack([tables.observers[i].encode(tables.states[i], p)
+                                for i, p in cut.tolist()])
             with torch.no_grad():
                 values = net.value(torch.from_numpy(obs).to(device)).cpu().numpy()
             i, p = cut.T
@@ -231,8 +247,9 @@ class Rollout:
             pending[i, p], base[i, p] = -1, ret
         self._lap("other")
         # the critic has not changed since the rollout began: one pass values all of it
+        seen = buf["cobs"] if self.oracle else obs_buf
         with torch.no_grad():
-            values = net.value(torch.from_numpy(obs_buf[:n]).to(device)).cpu().numpy()
+            values = net.value(torch.from_numpy(seen[:n]).to(device)).cpu().numpy()
         buf["val"][:n] = values
         self._lap("inference")
         # generalized advantage estimation, per seat's own trajectory
@@ -248,6 +265,17 @@ class Rollout:
         buf["adv"][:n] = adv
         self._lap("other")
         return {"n": n, "episodes": episodes, "finished": finished}
+
+    def _seen_by_all(self, rows: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
+        """Write into ``out`` what ``--oracle-critic``'s critic reads for seat ``seats[j]`` of
+        table ``rows[j]``: every seat's observation, that seat's first and the others in turn
+        order, zeros past the table's size. Only the critic reads it, and only in training."""
+        tables, d = self.tables, self.tables.obs_size
+        out[:] = 0
+        for j, (i, seat) in enumerate(zip(rows.tolist(), seats.tolist(), strict=True)):
+            n, state, observer = int(tables.num_players[i]), tables.states[i], tables.observers[i]
+            for k in range(n):
+                observer.encode_into(state, (seat + k) % n, out[j, k * d:(k + 1) * d])
 
     def _hint(self, rows: np.ndarray, masks: np.ndarray) -> None:
         """Mark, in ``masks`` (those of tables ``rows``, a copy), each hint player's move."""
@@ -307,7 +335,8 @@ class RolloutWorker:
                                torch.device("cpu"), alloc)
         tables = self.rollout.tables
         self.net = PolicyNet(tables.obs_size, tables.num_actions, args.hidden,
-                             hint_weight=hint_weight(args))
+                             hint_weight=hint_weight(args),
+                             critic_size=oracle_size(args, tables.obs_size, tables.max_players))
         self._start: dict | None = None
         self.rollout.reset()
 
@@ -417,14 +446,14 @@ class ProcessWorkers:
     each with its buffers in a shared memory block that this process owns."""
 
     def __init__(self, args, workers: int, table_seeds: list[int], worker_seeds: list[int],
-                 obs_size: int, num_actions: int):
+                 obs_size: int, num_actions: int, max_players: int):
         import multiprocessing
 
         context = multiprocessing.get_context("spawn")
         self.blocks, self.views, self.conns, self.procs = [], [], [], []
         try:
             for first, seeds, seed in _slices(args, workers, table_seeds, worker_seeds):
-                shapes = buffer_shapes(len(seeds), args, obs_size, num_actions)
+                shapes = buffer_shapes(len(seeds), args, obs_size, num_actions, max_players)
                 *offsets, size = _layout(shapes)
                 block = shared_memory.SharedMemory(create=True, size=size)
                 self.blocks.append(block)

@@ -14,6 +14,12 @@ to the largest table, so the same model plays every size it has seen.
 hint agent reads the same observation and mask, so the model still plays from the seat's
 observation alone; the model file names its hint and ``ppo:`` plays with it.
 
+``--oracle-critic`` gives the critic every seat's observation (perfect-training-imperfect-
+execution, PerfectDou; Suphx's oracle guiding): in a game where the hidden hands decide most
+of a round's score, a value that sees them leaves advantages with far less noise. Only the
+training step reads it; the saved model's actor, all that plays, reads the seat's own
+observation, and ``ppo:`` never runs the critic.
+
 The ``--num-tables`` tables are stepped together (:class:`~taas.envs.core.vector.VectorTables`:
 every table's observation and mask written in place into one batch): each step runs the
 learner's network once on the rows of all tables where the learner moves, and each pool
@@ -84,6 +90,7 @@ from taas.training.rollout import (
     WorkerError,
     fixed_specs,
     hint_weight,
+    oracle_size,
     table_sizes,
 )
 
@@ -122,6 +129,9 @@ class Args:
         "help": "an agent spec whose move gets --hint-weight added to its logit: the network "
         "learns where to depart from it"})
     hint_weight: float = field(default=3.0, metadata={"help": "the logit added with --hint"})
+    oracle_critic: bool = field(default=False, metadata={
+        "help": "the critic reads every seat's observation (training only: the model plays "
+        "from its seat's own)"})
     eval_every: int = 20
     eval_deals: int = 100
     eval_opponent: str = ""
@@ -158,7 +168,7 @@ RESUMABLE = ("total_steps", "progress", "tensorboard", "resume", "device", "back
 # these); with workers, their busy seconds, summed over them, go to "worker_" + ROLLOUT_PHASES
 PHASES = ("env", "inference", "learning", "waiting", "other")
 BACKENDS = ("local", "ray")
-BATCH = ("obs", "mask", "act", "logp", "val", "adv")  # what a rollout hands the update
+BATCH = ("obs", "mask", "act", "logp", "val", "adv", "cobs")  # what a rollout hands the update
 
 
 def train(args: Args, timings: dict | None = None) -> Path:
@@ -228,7 +238,8 @@ def train(args: Args, timings: dict | None = None) -> Path:
     obs_size, num_actions = tables.obs_size, tables.num_actions
 
     # ---- the network, the optimizer and the pool of past selves ----------------------------
-    net = PolicyNet(obs_size, num_actions, args.hidden, hint_weight=hint_weight(args)).to(device)
+    net = PolicyNet(obs_size, num_actions, args.hidden, hint_weight=hint_weight(args),
+                    critic_size=oracle_size(args, obs_size, tables.max_players)).to(device)
     # fused: one kernel for all parameters, not a Python loop over them (on CPU too)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
     pool: list[int] = []  # the numbers of the snapshots new episodes draw from
@@ -320,7 +331,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
                                          args.address or None)
                 else:
                     workers = ProcessWorkers(args, args.workers, table_seeds, worker_seeds,
-                                             obs_size, num_actions)
+                                             obs_size, num_actions, tables.max_players)
                 if args.resume:
                     workers.call("restore", [{"saved": w} for w in saved["workers"]])
                     if saved["in_flight"]:  # the rollout the save interrupted, collected again
@@ -351,11 +362,12 @@ def train(args: Args, timings: dict | None = None) -> Path:
             episodes = sum(g["episodes"] for g in got)
             finished = [r for g in got for r in g["finished"]]  # learner returns vs the pool
             # the batch, copied out of the buffers that the next rollout overwrites
-            b_obs, b_mask, b_act, b_logp, b_val, b_adv = (
+            b_obs, b_mask, b_act, b_logp, b_val, b_adv, b_cobs = (
                 torch.from_numpy(np.concatenate([g[k] for g in got])).to(device)
                 for k in BATCH)
             b_adv = b_adv.float()  # b_mask stays int8: it carries the hints
             b_ret = b_adv + b_val.float()
+            b_seen = b_cobs if args.oracle_critic else b_obs  # what the critic reads
             if not local:
                 for g in got:
                     for k, seconds in g["spent"].items():
@@ -370,8 +382,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
             for _ in range(args.update_epochs):
                 for mb in np.array_split(rng.permutation(n), args.num_minibatches):
                     mb = torch.as_tensor(mb, device=device)
-                    mb_obs = b_obs[mb]  # gathered once for both networks
-                    logp_all = torch.log_softmax(net.logits(mb_obs, b_mask[mb]), -1)
+                    logp_all = torch.log_softmax(net.logits(b_obs[mb], b_mask[mb]), -1)
                     logratio = logp_all.gather(1, b_act[mb][:, None]).squeeze(1) - b_logp[mb]
                     ratio = logratio.exp()
                     with torch.no_grad():
@@ -384,7 +395,7 @@ def train(args: Args, timings: dict | None = None) -> Path:
                         -mb_adv * ratio,
                         -mb_adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef),
                     ).mean()
-                    v_loss = 0.5 * ((net.value(mb_obs) - b_ret[mb]) ** 2).mean()
+                    v_loss = 0.5 * ((net.value(b_seen[mb]) - b_ret[mb]) ** 2).mean()
                     # masked entropy: illegal actions have probability 0 and contribute 0
                     entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
                     loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss

@@ -88,13 +88,15 @@ HINTED = 2
 
 class PolicyNet(nn.Module):
     """Separate actor and critic MLPs (CleanRL's ``ppo.py``); illegal actions get -1e8 logits.
-    With ``hint_weight``, an integer mask's ``HINTED`` action gets that much more."""
+    With ``hint_weight``, an integer mask's ``HINTED`` action gets that much more. The critic
+    reads ``critic_size`` inputs (0: the observation; training with ``--oracle-critic`` gives
+    it every seat's observation), and playing never runs it."""
 
     def __init__(self, obs_size: int, num_actions: int, hidden: int = 128, critic: bool = True,
-                 hint_weight: float = 0.0):
+                 hint_weight: float = 0.0, critic_size: int = 0):
         super().__init__()
         self.actor = mlp(obs_size, hidden, num_actions, out_gain=0.01)
-        self.critic = mlp(obs_size, hidden, 1, out_gain=1.0) if critic else None
+        self.critic = mlp(critic_size or obs_size, hidden, 1, out_gain=1.0) if critic else None
         self.hint_weight = hint_weight
 
     def logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
