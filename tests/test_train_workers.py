@@ -198,3 +198,13 @@ def inputs(run_dir, part: str) -> int:
     """How many inputs the first layer of a saved model's actor or critic reads."""
     state = load_checkpoint(run_dir / "model.pt")[part]
     return next(w for k, w in state.items() if k.endswith("weight")).shape[1]
+
+
+def test_critic_warmup_updates_leave_the_policy_as_it_started(tmp_path):
+    """``--critic-warmup K``: the first K updates train the critic alone."""
+    start = selfplay_ppo.train(args(tmp_path / "start", total_steps=64))
+    warm = selfplay_ppo.train(args(tmp_path / "warm", init_from=str(start / "model.pt"),
+                                   critic_warmup=99))
+    assert same_weights(start, warm)
+    critic = [load_checkpoint(r / "model.pt")["critic"] for r in (start, warm)]
+    assert any(not torch.equal(critic[0][k], critic[1][k]) for k in critic[0])

@@ -132,6 +132,9 @@ class Args:
     oracle_critic: bool = field(default=False, metadata={
         "help": "the critic reads every seat's observation (training only: the model plays "
         "from its seat's own)"})
+    critic_warmup: int = field(default=0, metadata={
+        "help": "first updates that train the critic alone (a fresh critic's advantages are "
+        "noise; e.g. after --init-from a model whose critic read other inputs)"})
     eval_every: int = 20
     eval_deals: int = 100
     eval_opponent: str = ""
@@ -398,7 +401,9 @@ def train(args: Args, timings: dict | None = None) -> Path:
                     v_loss = 0.5 * ((net.value(b_seen[mb]) - b_ret[mb]) ** 2).mean()
                     # masked entropy: illegal actions have probability 0 and contribute 0
                     entropy = -(logp_all.exp() * logp_all).sum(-1).mean()
-                    loss = pg_loss - args.ent_coef * entropy + args.vf_coef * v_loss
+                    loss = args.vf_coef * v_loss
+                    if update > args.critic_warmup:
+                        loss = loss + pg_loss - args.ent_coef * entropy
                     optimizer.zero_grad()
                     loss.backward()
                     torch.nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm,
