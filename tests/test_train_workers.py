@@ -16,7 +16,7 @@ import taas.agents
 import taas.arena
 import taas.envs
 from taas.agents.learned.ppo import HINTED, PolicyNet, load_checkpoint
-from taas.training import selfplay_ppo
+from taas.training import selfplay_ppo, ship_model
 from taas.training.rollout import Rollout
 
 LOSSES = ("policy_loss", "value_loss", "entropy", "approx_kl")
@@ -192,6 +192,20 @@ def test_the_oracle_critic_reads_every_seat_and_the_model_plays_from_its_own(tmp
                                            config={"num_players": 3}) for s in range(3)], seed=0)
     plain = selfplay_ppo.train(args(tmp_path / "plain", init_from=str(run / "model.pt")))
     assert inputs(plain, "critic") == d
+    # shipped without the critic, it is the same player in a smaller file
+    shipped = tmp_path / "shipped.pt"
+    ship_model.main([str(run / "model.pt"), str(shipped)])
+    assert "critic" not in load_checkpoint(shipped)
+    assert shipped.stat().st_size < (run / "model.pt").stat().st_size / 2
+    moves = [[], []]
+    for path, log in zip((run / "model.pt", shipped), moves, strict=True):
+        players = [taas.agents.make(f"ppo:{path}", "romme_v1", seed=s, config={"num_players": 3})
+                   for s in range(3)]
+        for p in players:
+            act = p.act
+            p.act = lambda o, m, act=act, log=log: log.append(act(o, m)) or log[-1]
+        taas.arena.play_game(taas.envs.make("romme_v1", num_players=3), players, seed=5)
+    assert moves[0] == moves[1] and len(moves[0]) > 20
 
 
 def inputs(run_dir, part: str) -> int:
