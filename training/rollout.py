@@ -115,7 +115,6 @@ class Rollout:
         self.snapshots: dict[int, PolicyNet] = {}  # actor-only snapshots that some seat plays
         self.pool: list[int] = []  # the numbers of the snapshots new episodes draw from
         shapes = buffer_shapes(b, args, self.tables.obs_size, self.tables.num_actions, p)
-        self.oracle = args.oracle_critic
         self.buf = {k: alloc(shape, dtype) for k, (shape, dtype) in shapes.items()}
         cap = shapes["obs"][0][0]
         self.rew, self.boot = np.zeros(cap), np.zeros(cap)
@@ -184,7 +183,7 @@ class Rollout:
                 k, new = np.arange(n, n + mine.size), slice(n, n + mine.size)
                 np.take(tables.obs, mine, axis=0, out=obs_buf[new])
                 np.take(tables.mask, mine, axis=0, out=mask_buf[new])
-                if self.oracle:
+                if args.oracle_critic:
                     self._seen_by_all(mine, seat[mine], buf["cobs"][new])
                 self._hint(mine, mask_buf[new])
                 self._lap("other")
@@ -233,7 +232,7 @@ class Rollout:
         # the rollout ends mid-episode: bootstrap each waiting transition from its value
         cut = np.argwhere(pending >= 0)
         if len(cut):
-            if self.oracle:
+            if args.oracle_critic:
                 obs = np.zeros((len(cut), buf["cobs"].shape[1]), np.float32)
                 self._seen_by_all(cut[:, 0], cut[:, 1], obs)
             else:
@@ -247,7 +246,7 @@ class Rollout:
             pending[i, p], base[i, p] = -1, ret
         self._lap("other")
         # the critic has not changed since the rollout began: one pass values all of it
-        seen = buf["cobs"] if self.oracle else obs_buf
+        seen = buf["cobs"] if args.oracle_critic else obs_buf
         with torch.no_grad():
             values = net.value(torch.from_numpy(seen[:n]).to(device)).cpu().numpy()
         buf["val"][:n] = values

@@ -12,9 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import torch
-
-from taas.agents.learned.ppo import CheckpointError, load_checkpoint
+from taas.agents.learned.ppo import CheckpointError, load_checkpoint, write_checkpoint
 
 
 def ship(source: str | Path, target: str | Path) -> int:
@@ -24,11 +22,8 @@ def ship(source: str | Path, target: str | Path) -> int:
     except CheckpointError as err:
         raise SystemExit(f"ship_model: {err}") from None
     ckpt.pop("critic", None)
-    target = Path(target)
-    tmp = target.with_name(target.name + ".tmp")
-    torch.save(ckpt, tmp)
-    tmp.replace(target)
-    return target.stat().st_size
+    write_checkpoint(target, ckpt)
+    return Path(target).stat().st_size
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -135,11 +135,16 @@ def model_meta(
 
 
 def save_model(path: str | Path, meta: dict, actor: nn.Module, **extra) -> None:
-    """Write a checkpoint atomically (a crash mid-write leaves the previous file intact)."""
+    """Write a checkpoint of ``actor`` with its header ``meta`` (see :func:`write_checkpoint`)."""
+    write_checkpoint(path, {**meta, "actor": actor.state_dict(), **extra})
+
+
+def write_checkpoint(path: str | Path, ckpt: dict) -> None:
+    """Write a checkpoint dict atomically (a crash mid-write leaves the previous file intact)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    torch.save({**meta, "actor": actor.state_dict(), **extra}, tmp)
+    torch.save(ckpt, tmp)
     tmp.replace(path)
 
 
