@@ -7,12 +7,14 @@ rated, tabulated and plotted on one docs page.
 
 The ladder (unless ``--agents`` names one): ``random``, ``heuristic`` where the game offers it,
 ``ismcts`` at two budgets and ``oracle`` at the larger where it offers search, and what its
-aliases ``learned`` and ``best`` stand for, each spec once. Every pair is a duel on the same
-deal seeds (:func:`taas.arena.evaluate.duplicate_deals`): each deal is played once with A in
-each seat and B in every other seat, so at a table of more than two the duel is one A against
-a table of Bs; A alone against Bs is not B alone against As, so there both orders are played,
-while at two seats the pair is played once and B's row is A's negated. With ``--sprt DELTA``
-each duel stops once the sequential test of :func:`taas.benchmarks.strength.sprt` decides.
+aliases ``learned`` and ``best`` stand for, each spec once, less any that cannot play the table
+(a model trained on other table sizes: the page names it and says why). Every pair is a duel on
+the same deal seeds (:func:`taas.arena.evaluate.duplicate_deals`): each deal is played once
+with A in each seat and B in every other seat, so at a table of more than two the duel is one A
+against a table of Bs; A alone against Bs is not B alone against As, so there both orders are
+played, while at two seats the pair is played once and B's row is A's negated. With ``--sprt
+DELTA`` each duel stops once the sequential test of :func:`taas.benchmarks.strength.sprt`
+decides.
 
 The page (``--out``, default ``docs/strength/ENV.md``, with the plot beside it as ``ENV.png``)
 holds the command that made it, OpenSkill Plackett–Luce ratings (the tournament's own,
@@ -52,6 +54,21 @@ def default_ladder(env_id: str, budgets: tuple[int, int] = (25, 100)) -> list[st
     return list(dict.fromkeys(specs))
 
 
+def fitting(env_id: str, specs: list[str], rules: dict) -> tuple[list[str], dict[str, str]]:
+    """The specs of ``specs`` that can play ``env_id`` under ``rules``, and why each other one
+    cannot (a shipped model made for other table sizes refuses before its first move): a
+    default ladder at any table size plays who fits rather than failing."""
+    kept, left_out = [], {}
+    for spec in specs:
+        try:
+            taas.agents.make(spec, env_id, seed=0, config=rules)
+        except ValueError as err:
+            left_out[spec] = str(err)
+        else:
+            kept.append(spec)
+    return kept, left_out
+
+
 @dataclass
 class Ladder:
     """The duels of one ladder: ``duels[(i, j)]`` is agent ``i`` against agent ``j`` and the
@@ -63,6 +80,7 @@ class Ladder:
     seats: int
     rules: dict
     duels: dict[tuple[int, int], tuple[Evaluation, str | None]]
+    left_out: dict[str, str] = dataclasses.field(default_factory=dict)  # spec -> why
 
     def diffs(self, row: int, col: int) -> np.ndarray:
         """Per-deal paired score differences of ``row`` against ``col``; at two seats the
@@ -145,6 +163,8 @@ def page(ladder: Ladder, ratings: list[dict], command: str, plot_name: str | Non
            if ladder.seats > 2 else "; the pair is played once and its mirror negated.")
         + " How the page is made: [Strength ladders](index.md).",
         "",
+        *[f"Left out of this table: `{spec}`: {why}." for spec, why in ladder.left_out.items()],
+        *([""] if ladder.left_out else []),
         "## Ratings",
         "",
         "OpenSkill Plackett–Luce, updated game by game (a game ranks the row player's return "
@@ -246,10 +266,11 @@ def main(argv: list[str] | None = None) -> Ladder:
         fields = {f.name for f in dataclasses.fields(taas.envs.env_module(args.env_id).Config)}
         if args.players is not None and "num_players" not in fields:
             raise ValueError(f"{args.env_id} has a fixed table: leave --players out")
-        agents = (args.agents.split(",") if args.agents
-                  else default_ladder(args.env_id, budgets))
+        agents, left_out = ((args.agents.split(","), {}) if args.agents
+                            else fitting(args.env_id, default_ladder(args.env_id, budgets), rules))
         ladder = run(args.env_id, agents, args.deals, args.seed, args.jobs, args.sprt,
                      args.alpha, args.batch, **rules)
+        ladder.left_out = left_out
     except ValueError as err:
         parser.error(str(err))
     out = Path(args.out or f"docs/strength/{args.env_id}.md")

@@ -67,3 +67,16 @@ def test_bad_ladders_fail_in_one_line(capsys):
             ladder.main(argv)
         assert message in capsys.readouterr().err
     assert "best" in taas.agents.available("mariage_v1")
+
+
+def test_a_default_ladder_leaves_out_a_model_made_for_other_tables_and_says_why():
+    specs = ladder.default_ladder("romme_v1")
+    assert "ppo:romme" in specs  # the shipped model is trained at 4 seats only
+    kept, left_out = ladder.fitting("romme_v1", specs, {"num_players": 3})
+    assert kept == [s for s in specs if s != "ppo:romme"]
+    assert list(left_out) == ["ppo:romme"] and "num_players=3" in left_out["ppo:romme"]
+    assert ladder.fitting("romme_v1", specs, {"num_players": 4}) == (specs, {})
+    result = ladder.run("romme_v1", ["random", "heuristic"], deals=1, num_players=3)
+    result.left_out = left_out
+    text = ladder.page(result, result.ratings(), "cmd", None)
+    assert "Left out of this table: `ppo:romme`: model 'romme' was trained" in text
