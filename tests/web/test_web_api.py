@@ -96,6 +96,9 @@ BAD = {
     "unknown agent": ("post", "/api/games", {"json": {"env_id": "mariage_v1",
                                                       "agents": ["human", "genius"]}}, 400,
                       "unknown agent"),
+    "a model made for another table size": (
+        "post", "/api/games", {"json": {"env_id": "romme_v1", "agents": ["human", "ppo:romme"],
+                                        "rules": {"num_players": 2}}}, 400, "num_players=2"),
     "seats": ("post", "/api/games", {"json": {"env_id": "mariage_v1", "agents": ["human"] * 3}},
               400, "seats"),
     "bad rule": ("post", "/api/games", {"json": {"env_id": "mariage_v1", "agents": ["human"] * 2,
