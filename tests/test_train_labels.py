@@ -170,3 +170,32 @@ def test_labels_keep_the_paired_searchs_margin_and_min_margin_drops_unsure_chang
     np.savez(tmp_path / "old" / "chunk_00000.npz", **older)
     with pytest.raises(SystemExit, match=r"--min-margin: .* has no margins"):
         behaviour_clone.load_samples(str(tmp_path / "old"), "mariage_v1", 2.0)
+
+
+def test_a_hinted_clone_learns_only_where_to_leave_its_hint(tmp_path, chunks):
+    """``--hint heuristic`` marks the labels' reference moves (``heuristic``'s, as the chunks
+    record) in the masks: with a hint weight no small network outweighs, the clone plays the
+    hint's move everywhere, on the held-out labels and as a shipped ``ppo:`` player."""
+    run = behaviour_clone.train(clone(tmp_path / "h", samples=str(chunks), hint="heuristic",
+                                      hint_weight=50.0, deterministic=True))
+    meta = load_checkpoint(run / "model.pt")
+    assert (meta["hint"], meta["hint_weight"]) == ("heuristic", 50.0)
+    with np.load(sorted(chunks.glob("chunk_*.npz"))[0]) as held:
+        matches = held["act"] == held["reference"]
+        player = taas.agents.make(f"ppo:{run / 'model.pt'}", "mariage_v1", seed=0)
+        assert [player.act(o, m) for o, m in zip(held["obs"], held["mask"], strict=True)] == list(
+            held["reference"])
+    assert not matches.all()  # the search left the hint somewhere, so accuracy measures it
+    assert float(rows(run)[-1]["samples_accuracy"]) == pytest.approx(matches.mean(), abs=1e-5)
+    # continuing a hinted model needs its hint; labels of another reference cannot be hints
+    with pytest.raises(SystemExit, match="plays on the hint 'heuristic': give --hint heuristic"):
+        behaviour_clone.train(clone(tmp_path / "x", samples=str(chunks),
+                                    init_from=str(run / "model.pt")))
+    with pytest.raises(SystemExit, match="holds the moves of --reference heuristic, not"):
+        behaviour_clone.train(clone(tmp_path / "y", samples=str(chunks), hint="random"))
+    (tmp_path / "old").mkdir()
+    with np.load(sorted(chunks.glob("chunk_*.npz"))[0]) as c:
+        np.savez(tmp_path / "old" / "chunk_00000.npz",
+                 **{k: c[k] for k in c.files if k != "reference_spec"})
+    with pytest.raises(SystemExit, match=r"--reference \(not recorded\), not the hint's"):
+        behaviour_clone.load_samples(str(tmp_path / "old"), "mariage_v1", hint="heuristic")

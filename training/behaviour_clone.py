@@ -28,6 +28,11 @@ A search's labels (``--samples DIR``, written by :mod:`taas.training.label_state
 too slow to record here) are added to the data; ``--init-from`` starts from a saved model, so
 the shipped clone of ``heuristic`` can be fine-tuned toward the search rather than retrained.
 
+``--hint heuristic`` (as in :mod:`taas.training.selfplay_ppo`) adds ``--hint-weight`` to the
+logit of that agent's move in every sample, so the network learns only where to leave it; a
+``--samples`` chunk's ``reference`` moves are its hints, so its ``reference_spec`` must be the
+hint. A hinted model (``selfplay_ppo --hint``) is fine-tuned with its own ``--hint``.
+
 writes to ``--run-dir``: ``model.pt`` (``ppo:RUN_DIR/model.pt``; it also holds the critic, which
 ``selfplay_ppo --init-from`` loads), ``stage<k>.pt`` (the model after the teacher's deals,
 k=0, and after each DAgger iteration), ``curve.csv`` (one row per epoch; the last of each
@@ -49,7 +54,7 @@ from tqdm import tqdm
 
 import taas.agents
 import taas.envs
-from taas.agents.learned.ppo import PolicyNet, PPOAgent, model_meta, save_model
+from taas.agents.learned.ppo import HINTED, PolicyNet, PPOAgent, model_meta, save_model
 from taas.training.common import (
     CurveLog,
     eval_opponent,
@@ -92,6 +97,10 @@ class Args:
         "help": "loss weight of --samples states whose label differs from their reference move"})
     init_from: str = field(default="", metadata={
         "help": "start from this model's actor and critic (fine-tuning)"})
+    hint: str = field(default="", metadata={
+        "help": "an agent spec whose move gets --hint-weight added to its logit (the clone "
+                "learns where to leave it)"})
+    hint_weight: float = field(default=3.0, metadata={"help": "the logit added with --hint"})
     eval_deals: int = 100
     eval_opponent: str = ""
     eval_seed: int = 100_000
@@ -143,13 +152,23 @@ def record(raw, teacher, deals: int, rng: np.random.Generator, gamma: float,
     return (obs_l, mask_l, act_l, ret_l) + ((mine,) if learner is not None else ())
 
 
-def load_samples(folder: str, env_id: str, min_margin: float = 0.0
+def hinted(part: tuple, hint) -> tuple:
+    """A recorded ``part`` with the hint player's move in each state as its reference (the
+    part itself without a hint)."""
+    if hint is None:
+        return part
+    obs, mask = part[0], part[1]
+    return (*part[:4], [hint.act(o, m) for o, m in zip(obs, mask, strict=True)])
+
+
+def load_samples(folder: str, env_id: str, min_margin: float = 0.0, hint: str = ""
                  ) -> tuple[list, list, list[dict]]:
     """The chunks of :mod:`taas.training.label_states` under ``folder`` (several: comma
     separated) as (training parts, held-out parts, their tables' rules); every tenth chunk is
     held out. A part is (obs, mask,
     act, ret, reference); a label that left the reference move with a margin below
-    ``min_margin`` standard errors is replaced by the reference move."""
+    ``min_margin`` standard errors is replaced by the reference move. With a ``hint``, every
+    chunk's reference moves must be that agent's."""
     paths = sorted(p for f in folder.split(",") for p in Path(f).rglob("chunk_*.npz"))
     if not paths:
         raise SystemExit(f"--samples {folder}: no chunk_*.npz files (label_states writes them)")
@@ -165,6 +184,9 @@ def load_samples(folder: str, env_id: str, min_margin: float = 0.0
                 if "margin" not in chunk.files:
                     raise SystemExit(f"--min-margin: {path} has no margins (an older chunk)")
                 act = np.where(chunk["margin"] < min_margin, reference, act)
+            if hint and str(chunk.get("reference_spec", "")) != hint:
+                raise SystemExit(f"--hint {hint}: {path} holds the moves of --reference "
+                                 f"{chunk.get('reference_spec', '(not recorded)')}, not the hint's")
         part = (obs, mask, act, ret, reference)
         tables += [rules] if rules not in tables else []
         (held_parts if len(paths) > 1 and i % 10 == 0 else train_parts).append(part)
@@ -181,7 +203,7 @@ def train(args: Args) -> Path:
     table_rules = [{**rules, **({"num_players": n} if n else {})} for n in sizes]
     raws = [taas.envs.make(args.env_id, wrapped=False, **r) for r in table_rules]
     sample_train, sample_held, sample_rules = (load_samples(args.samples, args.env_id,
-                                                            args.min_margin)
+                                                            args.min_margin, args.hint)
                                                if args.samples else ([], [], []))
     extra = [r for r in sample_rules if r not in table_rules]
     model_rules = table_rules + extra  # the model plays these
@@ -200,25 +222,35 @@ def train(args: Args) -> Path:
     rng = np.random.default_rng(seeds[-1])  # minibatch order
     train_set, held_set = [], []
     per_size = max(1, args.deals // len(raws)) if args.deals else 0
+    hints = [taas.agents.make(args.hint, args.env_id, seed=args.seed * 1000 + i, config=r)
+             if args.hint else None for i, r in enumerate(table_rules)]
     for i, (raw, r) in enumerate(zip(raws, table_rules, strict=True)):
         teacher = taas.agents.make(args.teacher, args.env_id, seed=args.seed * 1000 + i, config=r)
         held = max(1, per_size // 10) if per_size > 1 else 0
         deal_rng = np.random.default_rng(seeds[i])
-        train_set.append(record(raw, teacher, per_size - held, deal_rng, args.gamma,
-                                args.reward_scale))
-        held_set.append(record(raw, teacher, held, deal_rng, args.gamma, args.reward_scale))
+        train_set.append(hinted(record(raw, teacher, per_size - held, deal_rng, args.gamma,
+                                       args.reward_scale), hints[i]))
+        held_set.append(hinted(record(raw, teacher, held, deal_rng, args.gamma,
+                                      args.reward_scale), hints[i]))
 
     def tensors(parts: list) -> tuple[torch.Tensor, ...]:
-        """(obs, mask, act, ret, loss weight); a part with a reference move (``--samples``)
-        weighs ``--deviation-weight`` where its label differs from it."""
+        """(obs, mask, act, ret, loss weight); a part with a reference move (``--samples``,
+        or the hint's) weighs ``--deviation-weight`` where its label differs from it; with
+        ``--hint`` the mask marks the reference move ``HINTED``."""
         parts = [p for p in parts if len(p[2])]
         if not parts:
             return ()
         weight = [np.where(np.asarray(p[2]) != p[4], args.deviation_weight, 1.0) if len(p) > 4
                   else np.ones(len(p[2])) for p in parts]
+        mask = torch.as_tensor(np.concatenate([np.stack(p[1]) for p in parts])).bool()
+        if args.hint:
+            mask = mask.to(torch.int8)
+            mask[torch.arange(len(mask)),
+                 torch.as_tensor(np.concatenate([np.asarray(p[4], np.int64) for p in parts]))
+                 ] = HINTED
         return (torch.as_tensor(np.concatenate([np.stack(p[0]) for p in parts]),
                                 dtype=torch.float32),
-                torch.as_tensor(np.concatenate([np.stack(p[1]) for p in parts])).bool(),
+                mask,
                 torch.as_tensor(np.concatenate([np.asarray(p[2], np.int64) for p in parts])),
                 torch.as_tensor(np.concatenate([np.asarray(p[3]) for p in parts]),
                                 dtype=torch.float32),
@@ -233,12 +265,14 @@ def train(args: Args) -> Path:
         raise SystemExit("no training data: give --deals or --samples")
 
     # ---- ALGO LOGIC: masked cross-entropy for the actor, squared error for the critic
-    net = PolicyNet(obs_size, num_actions, args.hidden)
+    net = PolicyNet(obs_size, num_actions, args.hidden,
+                    hint_weight=args.hint_weight if args.hint else 0.0)
     if args.init_from:
         warm_start(net, args, obs_size, num_actions)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     meta = model_meta(args.env_id, [g.game for g in games], obs_size, args.hidden,
-                      dataclasses.asdict(args), "behaviour_clone", args.deterministic)
+                      dataclasses.asdict(args), "behaviour_clone", args.deterministic,
+                      args.hint, args.hint_weight)
     log = CurveLog(run_dir / "curve.csv", FIELDS)
     epoch = 0
 
@@ -296,11 +330,11 @@ def train(args: Args) -> Path:
         for i, (raw, r) in enumerate(zip(raws, table_rules, strict=True)):
             teacher = taas.agents.make(args.teacher, args.env_id, seed=args.seed * 1000 + i,
                                        config=r)
-            learner = PPOAgent(net, meta, seed=args.seed * 1000 + stage)
+            learner = PPOAgent(net, meta, seed=args.seed * 1000 + stage, hint=hints[i])
             *part, own = record(raw, teacher, max(1, args.dagger_deals // len(raws)),
                                 dagger_rngs[i], args.gamma, args.reward_scale, learner=learner)
             offset = sum(len(q[2]) for q in parts)
-            parts.append(part)
+            parts.append(hinted(tuple(part), hints[i]))
             mine += [offset + k for k in own]
         new = tensors(parts)
         with torch.no_grad():

@@ -49,7 +49,8 @@ def warm_start(net: PolicyNet, args, obs_size: int, num_actions: int) -> None:
     from one without a critic, or one whose critic read other inputs, the critic starts
     fresh), after checking it fits this env and network.
     A chain of runs, each with its own learning rate, continues one policy and its values.
-    ``args`` is the script's: its ``init_from``, ``env_id`` and ``hidden`` are read."""
+    ``args`` is the script's: its ``init_from``, ``env_id``, ``hidden`` and ``hint`` are read
+    (a hinted model is continued with its hint)."""
     try:
         ckpt = load_checkpoint(args.init_from)
     except CheckpointError as err:
@@ -60,6 +61,9 @@ def warm_start(net: PolicyNet, args, obs_size: int, num_actions: int) -> None:
             f"--init-from {args.init_from} is {theirs[0]} with observations of {theirs[1]}, "
             f"{theirs[2]} actions and --hidden {theirs[3]}; this run is {args.env_id} with "
             f"{obs_size}, {num_actions} and --hidden {args.hidden}")
+    if ckpt.get("hint") and ckpt["hint"] != args.hint:
+        raise SystemExit(f"--init-from {args.init_from} plays on the hint {ckpt['hint']!r}: "
+                         f"give --hint {ckpt['hint']} (its actor's logits assume it)")
     net.actor.load_state_dict(ckpt["actor"])
     if "critic" in ckpt:
         try:

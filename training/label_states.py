@@ -17,8 +17,9 @@ The states are DAgger's (see :mod:`taas.training.behaviour_clone`): ``--learner`
 ``deal % players``, the teacher the others, and the teacher labels every state (the learner's
 moves are played, the teacher's are the labels). Each chunk ``chunk_<k>.npz`` holds per state:
 ``obs``, ``mask``, ``act`` (the teacher's move), ``reference`` (``--reference``'s move, by
-default ``heuristic``: where it differs from ``act`` the search changed the expert's mind, the
-states a clone of the search must get right to beat the expert), ``ret`` (the seat's
+default ``heuristic``, whose spec the chunk keeps as ``reference_spec``: where it differs
+from ``act`` the search changed the expert's mind, the states a clone of the search must get
+right to beat the expert), ``ret`` (the seat's
 discounted return, the critic's target), ``mine`` (the learner played it) and ``margin`` (how
 sure the search was of a change: see :class:`Margins`).
 """
@@ -147,7 +148,8 @@ def main(args: Args) -> Path:
         samples = label_chunk(args, chunk)
         tmp = path.with_name(path.stem + ".tmp.npz")
         np.savez_compressed(tmp, cpu_seconds=time.process_time() - start, env_id=args.env_id,
-                            rules=json.dumps(table_rules(args)), **samples)
+                            rules=json.dumps(table_rules(args)), reference_spec=args.reference,
+                            **samples)
         tmp.replace(path)
         changed = float(np.mean(samples["act"] != samples["reference"]))
         bar.set_postfix(states=len(samples["act"]), changed=f"{changed:.1%}")
