@@ -46,10 +46,10 @@ class DiscardValuePlayer:
     SERIES_RULES = SERIES_RULES
 
     def __init__(self, value, seed: int | None = None, rules: dict | None = None,
-                 margin: float = 0.0):
+                 margin: float = 0.0, width: int = 0):
         rules = rules or {}
         super().__init__(seed, self.CONFIG(**rules) if self.CONFIG else rules)
-        self.value_fn, self.margin = value, margin
+        self.value_fn, self.margin, self.width = value, margin, width
 
     @staticmethod
     def features(player, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
@@ -81,18 +81,20 @@ class DiscardValuePlayer:
         best valued beats the heuristic's own first choice by more than ``margin``; else, or
         when the heuristic's first move is not a choice (a draw, a show, a meld), its ranking
         unchanged. Only the moves the heuristic ranks are valued (it may leave some out, such
-        as Marriage's wild cards, which it never throws)."""
+        as Marriage's wild cards, which it never throws); with a ``width``, only the choices
+        among its first ``width`` moves (those a paired search compares, for values distilled
+        from one: :mod:`taas.training.search_afterstate`)."""
         base = super().ranking(observation, action_mask)
         if not base or not self.is_choice(base[0]):
             return base
-        choices = np.array([a for a in base if self.is_choice(a)])
+        choices = np.array([a for a in base[: self.width or None] if self.is_choice(a)])
         if len(choices) < 2:
             return base
         values = self.value_fn(self.features(self, observation, choices))
         if values.max() - values[0] <= self.margin:  # not clearly better: its own order
             return base
         ordered = choices[np.argsort(-values, kind="stable")].tolist()
-        return ordered + [a for a in base if not self.is_choice(a)]
+        return ordered + [a for a in base if a not in ordered]
 
 
 def one_hot(kinds: np.ndarray, size: int = NUM_KINDS) -> np.ndarray:

@@ -267,9 +267,10 @@ def _load_actor(path: Path, stamp: tuple, env_id: str, rules: tuple) -> tuple[nn
         ) from None
     net.eval()
     margin = {"margin": float(ckpt["margin"])} if "margin" in ckpt else {}
+    width = {"width": int(ckpt["width"])} if "width" in ckpt else {}
     return net, {**{k: ckpt[k] for k in META_KEYS}, "policy": policy,
                  "deterministic": bool(ckpt.get("deterministic", False)),
-                 "hint": ckpt.get("hint", ""), **margin}
+                 "hint": ckpt.get("hint", ""), **margin, **width}
 
 
 def _hint_agent(meta: dict, path: Path, env_id: str, seed: int | None,
@@ -328,8 +329,8 @@ class PPOAgent(Agent):
             raise CheckpointError(str(err).replace(f"checkpoint {path}", f"model {arg!r}")
                                   .replace(str(path), repr(arg))) from None
         if meta["policy"] == "afterstate":
-            margin = {"margin": meta["margin"]} if "margin" in meta else {}
-            return afterstate_player(env_id)(ValueFunction(net), seed, config, **margin)
+            kept = {k: meta[k] for k in ("margin", "width") if k in meta}
+            return afterstate_player(env_id)(ValueFunction(net), seed, config, **kept)
         return cls(net, meta, seed, hint)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
