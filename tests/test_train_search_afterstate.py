@@ -108,7 +108,7 @@ def test_search_afterstate_ships_a_player_with_its_margin_and_width(tmp_path, la
     ckpt = load_checkpoint(model)
     with open(tmp_path / "run" / "curve.csv", newline="") as f:
         log = list(csv.DictReader(f))
-    assert [int(r["epoch"]) for r in log] == [1, 2]
+    assert [int(r["epoch"]) for r in log] == [1, 2] and (tmp_path / "run" / "tb").is_dir()
     assert ckpt["policy"] == "afterstate" and ckpt["width"] == 3
     assert ckpt["margin"] == pytest.approx(float(log[-1]["margin"]))
     assert log[-1]["eval_diff"] and 0 <= float(log[-1]["held_accuracy"]) <= 1

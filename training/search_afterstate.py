@@ -32,7 +32,8 @@ Algorithm logic:
      before the player plays it: the one with the best held-out agreement;
   4. save ``model.pt`` (``ppo:RUN_DIR/model.pt``; it keeps ``margin`` and ``width``),
      evaluate it against ``heuristic`` on ``--eval-deals`` duplicate deals, write
-     ``curve.csv`` and ``curve.png``. Same arguments, same model (one thread).
+     ``curve.csv``, ``curve.png`` and TensorBoard's ``tb/``. Same arguments, same model (one
+     thread); a rerun on the same samples reads the feature rows back from ``RUN_DIR``.
 """
 
 from __future__ import annotations
@@ -81,6 +82,8 @@ class Args:
     eval_seed: int = 100_000
     threads: int = 1
     run_dir: str = "runs/search_value"
+    tensorboard: bool = field(default=True, metadata={
+        "help": "also log the curve for TensorBoard (RUN_DIR/tb)"})
     progress: bool = True
 
 
@@ -225,6 +228,13 @@ def main(argv: list[str] | None = None) -> Path:
             row.update(evaluate(run / "model.pt", args.env_id, rules,
                                 spec.evaluation_opponent(), args.eval_deals, args.eval_seed))
         log.write(row)
+        if args.tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            with SummaryWriter(run / "tb", purge_step=epoch) as writer:
+                for key, value in row.items():
+                    if key != "epoch":
+                        writer.add_scalar(key, value, epoch)
         tqdm.write(", ".join(f"{k} {v:.4g}" if isinstance(v, float) else f"{k} {v}"
                              for k, v in row.items()))
     plot_curve(run / "curve.csv", run / "curve.png",
