@@ -31,9 +31,9 @@ class MariageValueAgent(DiscardValuePlayer, MariageHeuristicAgent):
     SERIES_RULES = ()  # the observation shows match totals: a model of deals plays deals
 
     def __init__(self, value, seed: int | None = None, rules: dict | None = None,
-                 margin: float = 0.0):
+                 margin: float = 0.0, width: int = 0):
         MariageHeuristicAgent.__init__(self, seed)  # it reads no rules: all is in the view
-        self.value_fn, self.margin = value, margin
+        self.value_fn, self.margin, self.width = value, margin, width
 
     @staticmethod
     def features(player, observation: np.ndarray, actions: np.ndarray) -> np.ndarray:
