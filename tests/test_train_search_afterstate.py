@@ -75,9 +75,9 @@ def test_agreement_and_the_margin_are_counted_against_the_search():
     assert got == {"held_accuracy": pytest.approx(2 / 3), "held_changes": 0.5,
                    "held_false_changes": 0.0}
     assert search_afterstate.agreement(values, label, 1.0)["held_accuracy"] == pytest.approx(1 / 3)
-    assert search_afterstate.choose_margin(values, label) == 0.0
+    assert search_afterstate.margin_for(values, label) == 0.0
     # a network unsure of its first change: a margin above that gap agrees more
-    assert search_afterstate.choose_margin(torch.tensor([[0.0, 0.5], [0.0, 2.0]]),
+    assert search_afterstate.margin_for(torch.tensor([[0.0, 0.5], [0.0, 2.0]]),
                                            torch.tensor([0, 1])) == 0.5
 
 

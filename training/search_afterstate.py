@@ -53,6 +53,7 @@ import taas.agents
 import taas.envs
 from taas.agents.learned.afterstate import DiscardValuePlayer
 from taas.agents.learned.ppo import afterstate_player, mlp, model_meta, save_model
+from taas.training.afterstate_value import choose_margin
 from taas.training.behaviour_clone import load_samples
 from taas.training.common import CurveLog, evaluate, parse_args, plot_curve
 
@@ -97,10 +98,11 @@ def part_groups(task: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     rows, valid, labels, stale = [], [], [], 0
     for o, m, a, r in zip(obs, mask, act, reference, strict=True):
         ranked = heuristic.ranking(o, m)
-        stale += ranked[0] != r
+        if ranked[0] != r:
+            stale += 1
+            continue
         choices = [c for c in ranked[:width] if player.is_choice(c)]
-        if ranked[0] != r or not player.is_choice(ranked[0]) or len(choices) < 2 \
-                or a not in choices:
+        if not player.is_choice(ranked[0]) or len(choices) < 2 or a not in choices:
             continue
         x = np.zeros((width, player.NUM_FEATURES), np.float32)
         x[: len(choices)] = player.features(heuristic, o, np.array(choices))
@@ -160,12 +162,13 @@ def agreement(values: torch.Tensor, label: torch.Tensor, margin: float) -> dict:
             if (~changed).any() else float("nan")}
 
 
-def choose_margin(values: torch.Tensor, label: torch.Tensor) -> float:
-    """The margin (0 or one of the held-out gaps) with the best held-out agreement."""
-    best = values.argmax(1)
-    gap = values.gather(1, best[:, None]).squeeze(1) - values[:, 0]
-    candidates = [0.0, *sorted({float(v) for v in gap[gap > 0]})]
-    return max(candidates, key=lambda m: (agreement(values, label, m)["held_accuracy"], m))
+def margin_for(values: torch.Tensor, label: torch.Tensor) -> float:
+    """The margin with the best held-out agreement: :func:`afterstate_value.choose_margin`
+    with the search's choice as the only candidate that pays (one-hot returns), so each
+    overrule gains one where it repeats the search's change and loses one where the search
+    kept the heuristic's move."""
+    returns = np.eye(values.shape[1], dtype=np.float32)[label.numpy()]
+    return choose_margin(values.numpy(), returns)["margin"]
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -217,7 +220,7 @@ def main(argv: list[str] | None = None) -> Path:
         row = {"epoch": epoch, "groups": n, "train_loss": total / n,
                **agreement(values, held["label"], 0.0)}
         if epoch == args.epochs:
-            row["margin"] = choose_margin(values, held["label"])
+            row["margin"] = margin_for(values, held["label"])
             row.update(agreement(values, held["label"], row["margin"]))
             raw = taas.envs.make(args.env_id, wrapped=False, **rules)
             meta = model_meta(args.env_id, [raw.game], raw.observer.low.shape[0], args.hidden,
