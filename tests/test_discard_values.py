@@ -25,9 +25,15 @@ Rommé: / 2 copies, jokers / 6)."""
 RULES = {"num_players": 4}
 
 
-def discard_positions(env_id: str, seed: int, count: int = 3):
+def _draws(cls) -> range:
+    """The draws ``cls`` values (none in Marriage)."""
+    return getattr(__import__(cls.__module__, fromlist=["DRAWS"]), "DRAWS", range(0))
+
+
+def discard_positions(env_id: str, seed: int, count: int = 3, draws: bool = False):
     """(observation, mask, heuristic ranking) at the first ``count`` turns of a heuristic game
-    where the heuristic ends its turn with one of two or more valued choices."""
+    where the heuristic ends its turn with one of two or more valued choices (with ``draws``:
+    where it draws, either draw legal)."""
     cls = afterstate_player(env_id)
     raw = taas.envs.make(env_id, wrapped=False, **RULES)
     game, observer = raw.game, raw.observer
@@ -38,7 +44,8 @@ def discard_positions(env_id: str, seed: int, count: int = 3):
         p = game.current_player(state)
         obs, mask = observer.encode(state, p), game.legal_mask(state)
         ranked = seats[p].ranking(obs, mask)
-        if cls.is_choice(ranked[0]) and sum(cls.is_choice(a) for a in ranked) >= 2:
+        if (cls.is_choice(ranked[0]) and sum(cls.is_choice(a) for a in ranked) >= 2
+                and (ranked[0] in _draws(cls)) == draws):
             found.append((obs, mask, ranked))
         game.apply_legal(state, ranked[0])
     assert found, f"no choice in {env_id} seed {seed}"
@@ -123,6 +130,52 @@ def test_a_marriage_swap_leaves_the_pair_out_and_a_wild_card_in():
         if checked >= 3:
             return
     pytest.skip("no dublee swap in 40 seeded heuristic games")
+
+
+DRAW_ENVS = ["romme_v1", "marriage_nepali_v0"]
+
+
+@pytest.mark.parametrize("env_id", DRAW_ENVS)
+def test_a_draw_leaves_the_hand_with_the_top_card_or_as_it_is(env_id):
+    """Taking the pile's top card leaves the hand one copy of it richer, the stock leaves it
+    as it is (the card unknown); the flags and the taken card's one-hot tell them apart, and
+    no card is shed."""
+    cls = afterstate_player(env_id)
+    module = __import__(cls.__module__, fromlist=["FEATURES"])
+    f = module.FEATURES
+    obs_layout = __import__(f"taas.envs.{taas.envs.spec_for(env_id).name}.observation",
+                            fromlist=["LAYOUT"]).LAYOUT
+    player = taas.agents.make("heuristic", env_id, seed=0, config=RULES)
+    positions = [p for seed in range(6) for p in discard_positions(env_id, seed, 2, draws=True)]
+    assert len(positions) >= 6
+    for obs, _, _ in positions:
+        top = int(np.flatnonzero(obs[obs_layout["top_discard"]])[0])
+        stock, take = cls.features(player, obs, np.array([0, 1]))
+        assert np.allclose(stock[f["hand"]], obs[obs_layout["hand"]], atol=1e-6)
+        expected = obs[obs_layout["hand"]].copy()
+        expected[top] += ONE_CARD[env_id][top]
+        assert np.allclose(take[f["hand"]], expected, atol=1e-6)
+        assert stock[f["draw"]].tolist() == [1, 0] and take[f["draw"]].tolist() == [0, 1]
+        assert stock[f["drawn"]].sum() == 0 and take[f["drawn"]][top] == 1
+        assert take[f["drawn"]].sum() == 1
+        assert stock[f["shed"]].sum() == 0 and take[f["shed"]].sum() == 0
+
+
+@pytest.mark.parametrize("env_id", DRAW_ENVS)
+def test_a_value_that_prefers_the_other_draw_makes_it_the_draw(env_id):
+    """The heuristic's second draw, valued higher by more than the margin, is drawn; by less,
+    the heuristic's own draw stays."""
+    cls = afterstate_player(env_id)
+    f = __import__(cls.__module__, fromlist=["FEATURES"]).FEATURES
+    for obs, mask, ranked in discard_positions(env_id, seed=1, count=4, draws=True):
+        assert sorted(ranked) == [0, 1]
+        other = ranked[1]
+
+        def value(rows, other=other):  # 1.0 for the row of the other draw
+            return rows[:, f["draw"].start + other].astype(float)
+
+        assert cls(value, 0, RULES, margin=0.5).ranking(obs, mask) == [other, ranked[0]]
+        assert cls(value, 0, RULES, margin=1.5).ranking(obs, mask) == ranked
 
 
 def test_the_replayed_first_choice_is_the_game_itself(tmp_path):

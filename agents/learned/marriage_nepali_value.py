@@ -1,11 +1,16 @@
-"""Nepali Marriage discard afterstates (:mod:`.afterstate`): what a discard leaves, as the seat
-sees it.
+"""Nepali Marriage afterstates (:mod:`.afterstate`): what a discard or a draw leaves, as the
+seat sees it.
 
 The features (:data:`FEATURES`) are the hand left, the card shed, the wild kinds (known only
 once the seat has seen), the copies of each kind the seat has not seen face up (the pile,
 every seat's exposed and shown cards, its own hand), each seat's seen flag, route and hand
 size, whether a tiplu has been drawn, the stock and turn, and the heuristic's own judgement:
 how much the shed card was worth keeping, and the pairs and triples the hand left holds.
+
+A draw is valued the same way (the paired search changes the heuristic's draw more surely than
+its discards, as in Rommé: :mod:`.romme_value`): taking the top card leaves the hand with it
+(its ``drawn`` one-hot and what it is worth keeping there), drawing from the stock the hand as
+it is; the ``draw`` flags tell the three kinds of row apart.
 """
 
 from __future__ import annotations
@@ -30,41 +35,62 @@ FEATURES, NUM_FEATURES = make_layout([
     ("table", 3),  # tiplu drawn, stock size, turn (the observation's)
     ("keep", 1),  # the heuristic's keep score of the shed card / 20 (a wild: 5)
     ("pairs", 1), ("triples", 1),  # kinds the hand left holds twice, three times / 8
+    ("drawn", NUM_KINDS),  # one-hot of the pile's top card a draw takes
+    ("draw", 2),  # a draw from the stock, a draw from the pile (a discard: neither)
 ])
+DRAWS = range(A.DRAW_STOCK, A.DRAW_DISCARD + 1)
 
 
 class NepaliValueAgent(DiscardValuePlayer, NepaliHeuristicAgent):
-    """The heuristic, its discards ordered by an afterstate value."""
+    """The heuristic, its discards and draws ordered by an afterstate value."""
 
     name = "value"
-    CHOICES = (range(A.DISCARD, A.DISCARD + NUM_KINDS),)
+    CHOICES = (range(A.DISCARD, A.DISCARD + NUM_KINDS), DRAWS)
     NUM_FEATURES = NUM_FEATURES
     CONFIG = Config
 
     @staticmethod
     def features(player: NepaliHeuristicAgent, observation: np.ndarray,
                  actions: np.ndarray) -> np.ndarray:
-        kinds = actions - A.DISCARD
         hand = np.rint(observation[LAYOUT["hand"]] * DECKS).astype(np.int64)
         wild = observation[LAYOUT["wild"]] > 0
-        rest = hands_after(hand, kinds)
-        face_up = observation[LAYOUT["discard_pile"]] + sum(
-            observation[LAYOUT[name]].reshape(MAX_SEATS, NUM_KINDS).sum(0)
-            for name in ("exposed", "shown"))
-        copies = np.full(NUM_KINDS, DECKS)
-        copies[JOKER] = player.config.printed_jokers
-        unseen = np.maximum(0, copies - hand - np.rint(face_up * DECKS))
         pairs = player.config.dublee_allowed and (hand[:JOKER] >= 2).sum() >= 4
-        row = np.zeros((len(kinds), NUM_FEATURES), np.float32)
-        row[:, FEATURES["hand"]] = rest / DECKS
-        row[:, FEATURES["shed"]] = one_hot(kinds)
+        row = _table_rows(player, observation, hand, len(actions))
         row[:, FEATURES["wild"]] = wild
-        row[:, FEATURES["unseen"]] = unseen / DECKS
-        for name in ("seen", "dublee_route", "hand_size"):
-            row[:, FEATURES[name]] = observation[LAYOUT[name]]
-        row[:, FEATURES["table"]] = np.concatenate(
-            [observation[LAYOUT[k]] for k in ("tiplu_drawn", "stock_size", "turn")])
-        row[:, FEATURES["keep"].start] = keep_scores(hand, kinds, wild, pairs) / 20
+        if actions[0] in DRAWS:
+            top = np.flatnonzero(observation[LAYOUT["top_discard"]])
+            rest = np.repeat(hand[None], len(actions), 0)
+            for i, a in enumerate(actions):
+                row[i, FEATURES["draw"].start + a - A.DRAW_STOCK] = 1
+                if a == A.DRAW_DISCARD:
+                    rest[i, top[0]] += 1
+                    row[i, FEATURES["drawn"].start + top[0]] = 1
+                    row[i, FEATURES["keep"].start] = keep_scores(rest[i], top, wild, pairs)[0] / 20
+        else:
+            kinds = actions - A.DISCARD
+            rest = hands_after(hand, kinds)
+            row[:, FEATURES["shed"]] = one_hot(kinds)
+            row[:, FEATURES["keep"].start] = keep_scores(hand, kinds, wild, pairs) / 20
+        row[:, FEATURES["hand"]] = rest / DECKS
         row[:, FEATURES["pairs"].start] = (rest[:, :JOKER] == 2).sum(1) / 8
         row[:, FEATURES["triples"].start] = (rest[:, :JOKER] >= 3).sum(1) / 8
         return row
+
+
+def _table_rows(player: NepaliHeuristicAgent, observation: np.ndarray, hand: np.ndarray,
+                n: int) -> np.ndarray:
+    """``n`` rows with what every afterstate of the turn shares: the copies unseen, the seats
+    and the table."""
+    face_up = observation[LAYOUT["discard_pile"]] + sum(
+        observation[LAYOUT[name]].reshape(MAX_SEATS, NUM_KINDS).sum(0)
+        for name in ("exposed", "shown"))
+    copies = np.full(NUM_KINDS, DECKS)
+    copies[JOKER] = player.config.printed_jokers
+    unseen = np.maximum(0, copies - hand - np.rint(face_up * DECKS))
+    row = np.zeros((n, NUM_FEATURES), np.float32)
+    row[:, FEATURES["unseen"]] = unseen / DECKS
+    for name in ("seen", "dublee_route", "hand_size"):
+        row[:, FEATURES[name]] = observation[LAYOUT[name]]
+    row[:, FEATURES["table"]] = np.concatenate(
+        [observation[LAYOUT[k]] for k in ("tiplu_drawn", "stock_size", "turn")])
+    return row

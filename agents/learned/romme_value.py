@@ -1,10 +1,16 @@
-"""Rommé discard afterstates (:mod:`.afterstate`): what a discard leaves, as the seat sees it.
+"""Rommé afterstates (:mod:`.afterstate`): what a discard or a draw leaves, as the seat sees it.
 
 The features (:data:`FEATURES`) are the hand left, the card shed, the discard pile, each seat's
 opened flag and hand size, the stock and the mover's opening in progress, and the heuristic's
 own judgement of the hand left: the most its melds are worth (the opening search), what the
 cards would cost if caught, how connected the shed card was, and whether an opponent is close
 to going out.
+
+A draw is valued too (the paired search changes the heuristic's draw far more surely than its
+discards: it takes the pile's top card too often): taking the top card leaves the hand with it
+(its ``drawn`` one-hot and how connected it is), drawing from the stock leaves the hand as it
+is, the unknown card not guessed; the ``draw`` flags tell the three kinds of row apart, so
+the network learns what an unseen card is worth instead of a meld search per unseen card.
 """
 
 from __future__ import annotations
@@ -32,38 +38,71 @@ FEATURES, NUM_FEATURES = make_layout([
     ("partners", 1),  # held cards that could share a meld with the shed card / 8
     ("shed_value", 1),  # what the shed card costs / 20
     ("close", 1),  # an opponent who has opened is down to a few cards
+    ("drawn", NUM_KINDS),  # one-hot of the pile's top card a draw takes
+    ("draw", 2),  # a draw from the stock, a draw from the pile (a discard: neither)
 ])
+DRAWS = range(A.DRAW_STOCK, A.DRAW_DISCARD + 1)
 
 
 class RommeValueAgent(DiscardValuePlayer, RommeHeuristicAgent):
-    """The heuristic, its discards ordered by an afterstate value."""
+    """The heuristic, its discards and draws ordered by an afterstate value."""
 
     name = "value"
-    CHOICES = (range(A.DISCARD, A.DISCARD + NUM_KINDS),)
+    CHOICES = (range(A.DISCARD, A.DISCARD + NUM_KINDS), DRAWS)
     NUM_FEATURES = NUM_FEATURES
     CONFIG = Config
 
     @staticmethod
     def features(player: RommeHeuristicAgent, observation: np.ndarray,
                  actions: np.ndarray) -> np.ndarray:
-        kinds = actions - A.DISCARD
         hand = np.rint(observation[LAYOUT["hand"]] / COPY_STEP).astype(np.int64)
+        if actions[0] in DRAWS:
+            return _draw_rows(player, observation, actions, hand)
+        kinds = actions - A.DISCARD
         rest = hands_after(hand, kinds)
-        seats = observation[LAYOUT["seats"]].reshape(-1, SEAT_SIZE)
-        row = np.zeros((len(kinds), NUM_FEATURES), np.float32)
-        row[:, FEATURES["hand"]] = rest * COPY_STEP
+        row = _table_rows(observation, len(kinds))
         row[:, FEATURES["shed"]] = one_hot(kinds)
-        row[:, FEATURES["discard_pile"]] = observation[LAYOUT["discard_pile"]]
-        row[:, FEATURES["opened"]] = seats[:, SEAT["opened"].start]
-        row[:, FEATURES["hand_size"]] = seats[:, SEAT["hand_size"].start]
-        row[:, FEATURES["table"]] = np.concatenate(
-            [observation[LAYOUT[k]] for k in ("stock_size", "pending_value", "owed_jokers",
-                                              "opened_now")])
-        row[:, FEATURES["meld_value"].start] = [player._opening.best(r)[0] / 100 for r in rest]
-        row[:, FEATURES["hand_value"].start] = rest @ HAND_VALUES / 100
         row[:, FEATURES["partners"].start] = [min(_partners(hand, int(k)), 8) / 8
                                                  for k in kinds]  # a joker: 8
         row[:, FEATURES["shed_value"].start] = HAND_VALUES[kinds] / 20
-        row[:, FEATURES["close"].start] = opponent_close(observation)
-        return row
+        return _hand_rows(player, row, rest)
 
+
+def _draw_rows(player: RommeHeuristicAgent, observation: np.ndarray, actions: np.ndarray,
+               hand: np.ndarray) -> np.ndarray:
+    """Rows for draws (a turn's draws are valued only against each other): the hand with the
+    top card for the pile, the hand as it is for the stock."""
+    top = np.flatnonzero(observation[LAYOUT["top_discard"]])
+    rest = np.repeat(hand[None], len(actions), 0)
+    row = _table_rows(observation, len(actions))
+    for i, a in enumerate(actions):
+        row[i, FEATURES["draw"].start + a - A.DRAW_STOCK] = 1
+        if a == A.DRAW_DISCARD:
+            rest[i, top[0]] += 1
+            row[i, FEATURES["drawn"].start + top[0]] = 1
+            row[i, FEATURES["partners"].start] = min(_partners(hand, int(top[0])), 8) / 8
+    return _hand_rows(player, row, rest)
+
+
+def _table_rows(observation: np.ndarray, n: int) -> np.ndarray:
+    """``n`` rows with what every afterstate of the turn shares: the pile, the seats, the
+    table and whether an opponent is close to going out."""
+    seats = observation[LAYOUT["seats"]].reshape(-1, SEAT_SIZE)
+    row = np.zeros((n, NUM_FEATURES), np.float32)
+    row[:, FEATURES["discard_pile"]] = observation[LAYOUT["discard_pile"]]
+    row[:, FEATURES["opened"]] = seats[:, SEAT["opened"].start]
+    row[:, FEATURES["hand_size"]] = seats[:, SEAT["hand_size"].start]
+    row[:, FEATURES["table"]] = np.concatenate(
+        [observation[LAYOUT[k]] for k in ("stock_size", "pending_value", "owed_jokers",
+                                          "opened_now")])
+    row[:, FEATURES["close"].start] = opponent_close(observation)
+    return row
+
+
+def _hand_rows(player: RommeHeuristicAgent, row: np.ndarray, rest: np.ndarray) -> np.ndarray:
+    """``row`` with the hands each move leaves (``rest``) and the heuristic's judgement of
+    them: the most their melds are worth, what they cost if caught."""
+    row[:, FEATURES["hand"]] = rest * COPY_STEP
+    row[:, FEATURES["meld_value"].start] = [player._opening.best(r)[0] / 100 for r in rest]
+    row[:, FEATURES["hand_value"].start] = rest @ HAND_VALUES / 100
+    return row
