@@ -104,6 +104,7 @@ def test_the_groups_are_the_heuristics_first_moves_labelled_with_the_search_choi
 
 def test_search_afterstate_ships_a_player_with_its_margin_and_width(tmp_path, labels,
                                                                    monkeypatch):
+    build = search_afterstate.build_groups
     model = fit(tmp_path / "run", labels, width=3)
     ckpt = load_checkpoint(model)
     with open(tmp_path / "run" / "curve.csv", newline="") as f:
@@ -119,6 +120,13 @@ def test_search_afterstate_ships_a_player_with_its_margin_and_width(tmp_path, la
     monkeypatch.setattr(search_afterstate, "build_groups", lambda *a: pytest.fail("recomputed"))
     again = load_checkpoint(fit(tmp_path / "run", labels, width=3))
     assert all(torch.equal(again["actor"][k], ckpt["actor"][k]) for k in ckpt["actor"])
+    # but not after the afterstate player's feature code changed
+    built = []
+    monkeypatch.setattr(search_afterstate, "build_groups",
+                        lambda *a: built.append(a) or build(*a))
+    monkeypatch.setattr(search_afterstate.inspect, "getsource", lambda module: "other rows")
+    fit(tmp_path / "run", labels, width=3)
+    assert len(built) == 2  # the training and the held-out groups
 
 
 def test_search_afterstate_refuses_what_it_cannot_learn_from(tmp_path, labels):

@@ -40,7 +40,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 import json
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,9 +132,11 @@ def build_groups(args: Args, parts: list, rules: dict, desc: str) -> dict[str, t
 
 def cached_groups(args: Args, run: Path, parts: list, rules: dict, name: str) -> dict:
     """:func:`build_groups`, kept in ``RUN_DIR/<name>.pt`` for reruns with the same samples,
-    width and margin (another fit of the same rows skips the feature pass)."""
+    width, margin and feature code (another fit of the same rows skips the feature pass; a
+    changed afterstate module makes new rows)."""
+    code = inspect.getsource(sys.modules[afterstate_player(args.env_id).__module__])
     key = hashlib.sha256(json.dumps([args.env_id, args.samples, args.width, args.min_margin,
-                                     [len(p[2]) for p in parts]]).encode()).hexdigest()
+                                     [len(p[2]) for p in parts], code]).encode()).hexdigest()
     path = run / f"{name}.pt"
     if path.exists():
         saved = torch.load(path, weights_only=True)
