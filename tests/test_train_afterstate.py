@@ -25,13 +25,6 @@ TINY = ["--games", "8", "--chunk-games", "4", "--hidden", "8", "--epochs", "1",
 RULES = {"num_players": 4, "max_turns_per_round": 40}
 
 
-@pytest.fixture(autouse=True)
-def restore_torch_threads():
-    threads = torch.get_num_threads()
-    yield
-    torch.set_num_threads(threads)
-
-
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
     """One iteration on heuristic's games, not evaluated: its folder."""

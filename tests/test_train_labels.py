@@ -18,13 +18,6 @@ from taas.agents.learned.ppo import PolicyNet, load_checkpoint
 from taas.training import behaviour_clone, label_states
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    threads = torch.get_num_threads()
-    yield
-    torch.set_num_threads(threads)
-
-
 def label(out_dir, **kw) -> label_states.Args:
     tiny = dict(env_id="mariage_v1", teacher="ismcts:3", learner="random", deals=3,
                 chunk_deals=1, out_dir=str(out_dir), progress=False)

@@ -21,13 +21,6 @@ from taas.training.common import parse_args
 TRAINING_COLUMNS = selfplay_ppo.FIELDS[: selfplay_ppo.FIELDS.index("eval_diff")]
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    threads = torch.get_num_threads()
-    yield
-    torch.set_num_threads(threads)
-
-
 def selfplay_args(run_dir, **kw) -> selfplay_ppo.Args:
     tiny = dict(run_dir=str(run_dir), num_tables=4, num_steps=16, hidden=16, total_steps=256,
                 snapshot_every=1, eval_every=2, eval_deals=3, save_every=1, progress=False,

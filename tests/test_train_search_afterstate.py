@@ -18,13 +18,6 @@ from taas.training import label_states, search_afterstate
 ENV, RULES = "marriage_v1", {"num_players": 4}
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    threads = torch.get_num_threads()
-    yield
-    torch.set_num_threads(threads)
-
-
 @pytest.fixture(scope="module")
 def labels(tmp_path_factory):
     return label_states.main(label_states.Args(

@@ -22,13 +22,6 @@ from taas.training.rollout import Rollout
 LOSSES = ("policy_loss", "value_loss", "entropy", "approx_kl")
 
 
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    threads = torch.get_num_threads()
-    yield
-    torch.set_num_threads(threads)
-
-
 def args(run_dir, **kw) -> selfplay_ppo.Args:
     """Two table sizes, snapshots and a fixed opponent: every kind of seat a worker plays."""
     tiny = dict(run_dir=str(run_dir), env_id="romme_v1", num_players="2,3", num_tables=4,
