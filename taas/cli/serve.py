@@ -20,7 +20,7 @@ def add_parser(sub) -> dict:
     serve.add_argument("--db", default="taas-games.sqlite", help="the games store (SQLite file)")
     serve.add_argument("--agents", default=None,
                        help="agent specs clients may seat, comma-separated (default: random, "
-                       "greedy, heuristic, ismcts, ppo)")
+                       "greedy, heuristic, ismcts, ppo, learned, best)")
     serve.add_argument("--max-think", default="2s",
                        help="the longest an agent's move may think (default 2s)")
     serve.add_argument("--models", metavar="DIR",

@@ -21,7 +21,7 @@ import taas.envs
 from taas.agents.search.ismcts import limited, parse_budget
 
 HUMAN = "human"
-DEFAULT_AGENTS = ("random", "greedy", "heuristic", "ismcts", "ppo")
+DEFAULT_AGENTS = ("random", "greedy", "heuristic", "ismcts", "ppo", "learned", "best")
 BUDGETED = ("ismcts", "oracle", "pimc")  # specs whose argument is a search budget
 
 

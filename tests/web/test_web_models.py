@@ -55,3 +55,16 @@ def test_a_folder_that_would_hide_a_shipped_model_is_refused(tmp_path, folder):
         make_client(tmp_path, models=str(folder))
     with pytest.raises(ValueError, match="not a folder"):
         make_client(tmp_path, models=str(tmp_path / "nothing"))
+
+
+def test_the_aliases_are_offered_by_default_and_seat_what_they_stand_for(tmp_path):
+    """A default server seats ``learned`` (Mariage's shipped model) and ``best`` (its search),
+    and a game's record keeps the client's own spec."""
+    with make_client(tmp_path) as client:
+        listed = {e["id"]: e for e in client.get("/api/envs").json()}["mariage_v1"]["specs"]
+        assert {"learned", "best"} <= set(listed)
+        for spec in ("learned", "best"):
+            made = new_game(client, spec)
+            assert made.status_code == 201, made.text
+            view = client.get(f"/api/games/{made.json()['id']}").json()
+            assert view["seats"][1]["agent"] == spec

@@ -146,7 +146,7 @@ def test_client_specs_outside_the_operators_are_refused_with_what_is_allowed(cli
     r = client.post("/api/games", json={"env_id": "mariage_v1", "agents": ["human", spec]})
     detail = r.json()["detail"]
     assert r.status_code == 400 and words in detail, detail
-    assert "allowed here: human, heuristic, ismcts[:1..1000 or :<=2s]" in detail
+    assert "allowed here: human, best, heuristic, ismcts[:1..1000 or :<=2s], learned," in detail
     assert "ppo:continental|mariage|marriage|marriage_nepali|romme" in detail
     assert "/" not in detail.replace(spec, "")  # the client's own text only, no server path
 
