@@ -120,6 +120,10 @@ def test_search_afterstate_ships_a_player_with_its_margin_and_width(tmp_path, la
     monkeypatch.setattr(search_afterstate.inspect, "getsource", lambda module: "other rows")
     fit(tmp_path / "run", labels, width=3)
     assert len(built) == 2  # the training and the held-out groups
+    # a margin given is the one the player keeps
+    fixed = fit(tmp_path / "run", labels, width=3, play_margin=0.7)
+    assert load_checkpoint(fixed)["margin"] == pytest.approx(0.7)
+    assert taas.agents.make(f"ppo:{fixed}", ENV, seed=0, config=RULES).margin == 0.7
 
 
 def test_search_afterstate_refuses_what_it_cannot_learn_from(tmp_path, labels):

@@ -29,7 +29,9 @@ Algorithm logic:
      the held-out agreement with the search, the share of its changes the network's
      favourite repeats and the share of its kept moves the network would change;
   3. choose the ``margin`` by which the network's favourite must beat the heuristic's move
-     before the player plays it: the one with the best held-out agreement;
+     before the player plays it: the one with the best held-out agreement, or
+     ``--play-margin`` (agreement counts a wrong change as dear as a right one is worth,
+     which in play it need not be: a margin chosen by play on selection deals goes here);
   4. save ``model.pt`` (``ppo:RUN_DIR/model.pt``; it keeps ``margin`` and ``width``),
      evaluate it against ``heuristic`` on ``--eval-deals`` duplicate deals, write
      ``curve.csv``, ``curve.png`` and TensorBoard's ``tb/``. Same arguments, same model (one
@@ -75,6 +77,9 @@ class Args:
                 "relabelled with the heuristic's move"})
     width: int = field(default=3, metadata={
         "help": "the heuristic's first moves compared (the search's WIDTH)"})
+    play_margin: float = field(default=-1.0, metadata={
+        "help": "the margin the player keeps (negative: the one with the best held-out "
+                "agreement with the search)"})
     hidden: int = 128
     epochs: int = 20
     learning_rate: float = 1e-3
@@ -224,7 +229,8 @@ def main(argv: list[str] | None = None) -> Path:
         row = {"epoch": epoch, "groups": n, "train_loss": total / n,
                **agreement(values, held["label"], 0.0)}
         if epoch == args.epochs:
-            row["margin"] = margin_for(values, held["label"])
+            row["margin"] = (margin_for(values, held["label"]) if args.play_margin < 0
+                             else args.play_margin)
             row.update(agreement(values, held["label"], row["margin"]))
             raw = taas.envs.make(args.env_id, wrapped=False, **rules)
             meta = model_meta(args.env_id, [raw.game], raw.observer.low.shape[0], args.hidden,
