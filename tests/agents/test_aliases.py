@@ -41,6 +41,18 @@ def test_every_game_names_a_best_player_and_every_shipped_model_a_learned_one():
         assert (spec.learned is None) == (spec.model is None), spec.name
 
 
+@pytest.mark.parametrize("env_id", taas.envs.available_envs())
+def test_every_learned_player_reads_its_own_observation_alone(env_id):
+    """A shipped learned player is an observation agent: it is handed its seat's observation
+    and mask, never the engine state (whose hidden cards the envs' own tests keep out of
+    every observation), so what it learned with a critic that saw every hand cannot leak."""
+    if taas.envs.spec_for(env_id).learned is None:
+        pytest.skip(f"{env_id} ships no learned player")
+    pytest.importorskip("torch", reason="learned players need torch (the train extra)")
+    agent = taas.agents.make("learned", env_id, seed=0)
+    assert not agent.uses_state and not hasattr(agent, "act_state")
+
+
 def test_a_misused_alias_fails_in_one_clear_line():
     # a game without a learned player: tests/toy/test_toy_game.py
     with pytest.raises(ValueError, match="the alias 'best' takes no argument"):
