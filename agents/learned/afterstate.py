@@ -4,18 +4,21 @@ In Marriage, Rommé and Nepali Marriage most of a turn's skill is the discard, a
 discard decides is the hand it leaves (the *afterstate*). :class:`DiscardValuePlayer` is a
 game's heuristic whose discards are ordered by a value network over those afterstates
 (trained by :mod:`taas.training.afterstate_value` on the heuristic's own games, so greedy
-play on it is a policy-improvement step over the heuristic); every other decision (draws,
-melds, shows, lay-offs) stays the heuristic's. Each game's subclass says how to read its
-observation into feature rows (:meth:`DiscardValuePlayer.features`); the rows read only the seat's
-own observation and the heuristic's judgement of its own hand, so the player is fair by
-construction.
+play on it is a policy-improvement step over the heuristic, or by
+:mod:`taas.training.search_afterstate` on a search's choices); every other decision (melds,
+shows, lay-offs, and Marriage's draws) stays the heuristic's. Each game's subclass says how
+to read its observation into feature rows (:meth:`DiscardValuePlayer.features`); the rows
+read only the seat's own observation and the heuristic's judgement of its own hand, so the
+player is fair by construction.
 
 Mariage's player (:mod:`.mariage_value`) uses the same mixin over every legal move, its rows
 the observation with the move beside it, as a trick game leaves no hand to value.
 
-Continental's player (:mod:`.continental_value`) goes further (it values draws too, exactly
-over ranks), which its suitless groups make cheap; here a draw would need a meld search per
-unseen card, so the draws stay the heuristic's.
+Continental's player (:mod:`.continental_value`) values draws exactly over ranks, which its
+suitless groups make cheap. Rommé's and Nepali Marriage's value a draw by the hand it leaves
+without guessing the stock card (a meld search per unseen card would cost too much): the
+pile's top card added, or the hand as it is, with flags that tell the two apart, so the
+network learns what a stock card is worth.
 """
 
 from __future__ import annotations
