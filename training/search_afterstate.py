@@ -23,8 +23,9 @@ Algorithm logic:
   1. read the chunks of :mod:`taas.training.label_states` under ``--samples`` (labelled with
      ``heuristic`` as the reference; every tenth chunk held out, as ``behaviour_clone`` does);
      a state where the heuristic's first move is a choice of the afterstate player (a discard,
-     a Marriage dublee swap) and its first ``--width`` moves hold two or more becomes a group:
-     the candidates' feature rows and the index of the search's move among them;
+     a Marriage dublee swap, a Rommé or Nepali draw) and its first ``--width`` moves hold
+     two or more becomes a group: the candidates' feature rows and the index of the
+     search's move among them;
   2. fit the network by cross-entropy over each group for ``--epochs``, logging per epoch
      the held-out agreement with the search, the share of its changes the network's
      favourite repeats and the share of its kept moves the network would change;
