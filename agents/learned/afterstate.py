@@ -112,3 +112,19 @@ def hands_after(hand: np.ndarray, kinds: np.ndarray) -> np.ndarray:
     rest = np.repeat(hand[None].astype(np.int64), len(kinds), 0)
     rest[np.arange(len(kinds)), kinds] -= 1
     return rest
+
+
+def hands_drawn(hand: np.ndarray, draws: np.ndarray, top: np.ndarray, stock: int,
+                row: np.ndarray, features: dict) -> np.ndarray:
+    """``[len(draws), NUM_KINDS]``: the hand each draw leaves, ``hand`` with the pile's ``top``
+    card (its one-hot, empty when the pile is) for a pile draw, as it is for a draw from the
+    ``stock`` (the card unknown). Marks each row's ``draw`` flag (stock, pile) and the card a
+    pile draw takes in its ``drawn`` one-hot."""
+    taken = draws != stock
+    rest = np.repeat(hand[None].astype(np.int64), len(draws), 0)
+    row[np.arange(len(draws)), features["draw"].start + draws - stock] = 1
+    if taken.any():
+        rest[taken, top[0]] += 1
+        row[taken, features["drawn"].start + top[0]] = 1
+    return rest
+

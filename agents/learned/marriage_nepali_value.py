@@ -18,7 +18,12 @@ from __future__ import annotations
 import numpy as np
 
 from taas.agents.heuristic.marriage_nepali import NepaliHeuristicAgent
-from taas.agents.learned.afterstate import DiscardValuePlayer, hands_after, one_hot
+from taas.agents.learned.afterstate import (
+    DiscardValuePlayer,
+    hands_after,
+    hands_drawn,
+    one_hot,
+)
 from taas.envs.core.cards import JOKER, NUM_KINDS
 from taas.envs.core.game import make_layout
 from taas.envs.marriage_nepali import actions as A
@@ -59,13 +64,11 @@ class NepaliValueAgent(DiscardValuePlayer, NepaliHeuristicAgent):
         row[:, FEATURES["wild"]] = wild
         if actions[0] in DRAWS:
             top = np.flatnonzero(observation[LAYOUT["top_discard"]])
-            rest = np.repeat(hand[None], len(actions), 0)
-            for i, a in enumerate(actions):
-                row[i, FEATURES["draw"].start + a - A.DRAW_STOCK] = 1
-                if a == A.DRAW_DISCARD:
-                    rest[i, top[0]] += 1
-                    row[i, FEATURES["drawn"].start + top[0]] = 1
-                    row[i, FEATURES["keep"].start] = keep_scores(rest[i], top, wild, pairs)[0] / 20
+            rest = hands_drawn(hand, actions, top, A.DRAW_STOCK, row, FEATURES)
+            taken = actions == A.DRAW_DISCARD
+            if taken.any():  # what the card taken is worth keeping in the hand it joins
+                row[taken, FEATURES["keep"].start] = keep_scores(
+                    rest[taken][0], top[:1], wild, pairs)[0] / 20
         else:
             kinds = actions - A.DISCARD
             rest = hands_after(hand, kinds)

@@ -18,7 +18,12 @@ from __future__ import annotations
 import numpy as np
 
 from taas.agents.heuristic.romme import RommeHeuristicAgent, _partners, opponent_close
-from taas.agents.learned.afterstate import DiscardValuePlayer, hands_after, one_hot
+from taas.agents.learned.afterstate import (
+    DiscardValuePlayer,
+    hands_after,
+    hands_drawn,
+    one_hot,
+)
 from taas.envs.core.cards import NUM_KINDS
 from taas.envs.core.game import make_layout
 from taas.envs.romme import actions as A
@@ -73,14 +78,11 @@ def _draw_rows(player: RommeHeuristicAgent, observation: np.ndarray, actions: np
     """Rows for draws (a turn's draws are valued only against each other): the hand with the
     top card for the pile, the hand as it is for the stock."""
     top = np.flatnonzero(observation[LAYOUT["top_discard"]])
-    rest = np.repeat(hand[None], len(actions), 0)
     row = _table_rows(observation, len(actions))
-    for i, a in enumerate(actions):
-        row[i, FEATURES["draw"].start + a - A.DRAW_STOCK] = 1
-        if a == A.DRAW_DISCARD:
-            rest[i, top[0]] += 1
-            row[i, FEATURES["drawn"].start + top[0]] = 1
-            row[i, FEATURES["partners"].start] = min(_partners(hand, int(top[0])), 8) / 8
+    rest = hands_drawn(hand, actions, top, A.DRAW_STOCK, row, FEATURES)
+    if top.size:
+        row[actions == A.DRAW_DISCARD, FEATURES["partners"].start] = min(
+            _partners(hand, int(top[0])), 8) / 8
     return _hand_rows(player, row, rest)
 
 
