@@ -127,4 +127,3 @@ def hands_drawn(hand: np.ndarray, draws: np.ndarray, top: np.ndarray, stock: int
         rest[taken, top[0]] += 1
         row[taken, features["drawn"].start + top[0]] = 1
     return rest
-
