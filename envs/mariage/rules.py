@@ -66,7 +66,10 @@ class MariageState(State):
     card drawn), ``talon[-1]`` the top. After a close the talon stays where it is, out of play.
     ``known[p]`` are cards in ``p``'s hand that the opponent has seen (marriage partners, the
     card taken by the trump-7 exchange, the indicator drawn last); ``voids[p]`` are the cards
-    ``p`` has shown not to hold by failing to follow suit (or to trump) in the closed phase."""
+    ``p`` has shown not to hold by failing to follow suit (or to trump) in the closed phase.
+    The deal's record: ``moves`` (every action so far, all public), ``indicator`` (the card
+    turned face up), ``dealt[p]`` (``p``'s six dealt cards) and ``drawn[p]`` (the cards ``p``
+    drew, in order); ``dealt`` and ``drawn`` are ``p``'s own knowledge, like ``hands[p]``."""
 
     def __init__(self, seed: int, dealer: int):
         self.seed = seed
@@ -135,6 +138,10 @@ class MariageGame(Game):
     def _setup(s: MariageState, hands: list[int], talon: list[int], trump: int | None) -> None:
         s.hands = hands
         s.talon = talon
+        s.dealt = (hands[0], hands[1])
+        s.indicator = talon[0] if talon else -1
+        s.drawn = [(), ()]
+        s.moves = []
         s.trump = SUIT[talon[0]] if trump is None else trump
         s.phase = LEAD
         s.to_move = 1 - s.dealer
@@ -203,6 +210,7 @@ class MariageGame(Game):
     # ---- moves -------------------------------------------------------------------------------
     def _apply(self, s: MariageState, action: int) -> None:
         p = s.to_move
+        s.moves.append(action)
         if action < MARRY:
             bit = _BIT[action]
             s.hands[p] ^= bit
@@ -251,9 +259,12 @@ class MariageGame(Game):
         s.lead = -1
         s.marriage_suit = -1
         if s.closed_by < 0 and s.talon:
-            s.hands[w] |= _BIT[s.talon.pop()]
+            c = s.talon.pop()
+            s.hands[w] |= _BIT[c]
+            s.drawn[w] += (c,)
             c = s.talon.pop()
             s.hands[1 - w] |= _BIT[c]
+            s.drawn[1 - w] += (c,)
             if not s.talon:  # the loser took the face-up indicator: both know it
                 s.known[1 - w] |= _BIT[c]
         if s.hands[w]:
