@@ -17,6 +17,10 @@ talon is gone and solves sampled deals after a close). Equal means go to the hig
 trick-taking games (Long et al., 2010; Wisser, 2015, for Schnapsen); its flaw is that in each
 world both sides play as if they saw the cards (strategy fusion).
 
+A game's determinizer module may also offer ``Inference`` (Mariage: a particle filter over the
+opponent's hidden cards, weighed by how its moves fit a model of the opponent), a per-agent
+object whose ``sampler`` deals each decision's worlds in place of ``determinize``.
+
 Like ``ismcts`` it reads the engine state, and the true state only through the determinizer.
 """
 
@@ -50,10 +54,12 @@ class PIMC(_Simulations):
 
     def __init__(self, determinize: Determinizer, evaluate: Evaluator | None = None,
                  rollout: Policy = random_policy, rollout_depth: int = 20,
-                 exact: Exact | None = None, playout: Playout | None = None):
+                 exact: Exact | None = None, playout: Playout | None = None,
+                 inference=None):
         super().__init__(determinize, evaluate, rollout, rollout_depth)
         self.exact = exact
         self.playout = playout
+        self.inference = inference
 
     def search(self, game: Game, state: State, player: int, rng: np.random.Generator,
                simulations: int | None = None, seconds: float | None = None) -> int:
@@ -63,15 +69,17 @@ class PIMC(_Simulations):
         self.simulations = 0
         if len(moves) == 1:
             return moves[0]
+        within = Budget(simulations, seconds)  # the inference's time counts against it
+        deal = (self.determinize if self.inference is None
+                else self.inference.sampler(game, state, player, rng))
         if self.exact is not None:
-            move = self.exact(game, state, player, rng, self.determinize)
+            move = self.exact(game, state, player, rng, deal)
             if move is not None:
                 return int(move)
-        within = Budget(simulations, seconds)
         totals = np.zeros(len(moves))
         n = 0
         while within(n):
-            world = self.determinize(game, state, player, rng)
+            world = deal(game, state, player, rng)
             totals += self.move_values(game, world, player, moves, rng)
             n += 1
         self.simulations = n
@@ -98,16 +106,26 @@ class PIMC(_Simulations):
 
 class PIMCAgent(SearchAgent):
     """``pimc:N`` / ``pimc:0.2s``: perfect-information Monte Carlo over N worlds a decision
-    (or as many as fit in the time), scored by the game's hooks (see the module docstring)."""
+    (or as many as fit in the time), scored by the game's hooks (see the module docstring).
+    ``pimc:N:infer`` deals the worlds with the game's ``Inference`` (Mariage) instead of
+    uniformly."""
 
     name = "pimc"
 
     @classmethod
     def build(cls, arg: str | None, env_id: str, seed: int | None, config: dict) -> PIMCAgent:
-        simulations, seconds = parse_budget(arg, default=DEFAULT_WORLDS)
+        budget, _, option = (arg or "").partition(":")
+        if option not in ("", "infer"):
+            raise ValueError(f"pimc option {option!r}: the only one is 'infer' "
+                             "(worlds from the game's inference, not uniform)")
+        simulations, seconds = parse_budget(budget or None, default=DEFAULT_WORLDS)
         module = determinizer(env_id)
+        inference = getattr(module, "Inference", None) if option else None
+        if option and inference is None:
+            raise ValueError(f"{env_id} has no inference for pimc:{arg}")
         search = PIMC(module.determinize, getattr(module, "evaluate", None),
                       getattr(module, "rollout", random_policy),
                       getattr(module, "ROLLOUT_DEPTH", 20), getattr(module, "exact", None),
-                      getattr(module, "playout", None))
+                      getattr(module, "playout", None),
+                      inference and inference())
         return cls(search, simulations, seconds, seed)

@@ -19,7 +19,8 @@ SPEC = GameSpec(
             "the standard Sixty-Six strategy: claims at 66, marriages, closes on sure tricks"),
         "pimc": AgentEntry(
             "taas.agents.search.pimc:PIMCAgent",
-            "perfect-information Monte Carlo: every move played out in pimc:N worlds or pimc:0.2s"),
+            "perfect-information Monte Carlo: every move played out in pimc:N worlds or pimc:0.2s "
+            "(pimc:N:infer: worlds inferred from the opponent's moves)"),
     },
     default_opponent="heuristic",
     learned="ppo:mariage",

@@ -74,3 +74,12 @@ def exact(game: MariageGame, state: MariageState, player: int,
         for a, v in action_values(game, sample(game, state, player, rng)).items():
             totals[a] = totals.get(a, 0.0) + sign * v
     return max(totals, key=totals.__getitem__)
+
+
+def __getattr__(name: str):
+    """``Inference`` (:mod:`.inference`, which builds on this module) for PIMC's worlds."""
+    if name == "Inference":
+        from taas.envs.mariage.inference import Inference
+
+        return Inference
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
