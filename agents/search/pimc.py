@@ -11,15 +11,19 @@ A move is scored in a world by playing the episode out after it with the determi
 module's ``playout`` (Mariage: its rule-of-thumb player to the end of the deal, scored by the
 deal's game points), else as ``ismcts`` plays on: the ``rollout`` policy (random moves by
 default) for ``ROLLOUT_DEPTH`` moves, scored by ``evaluate``. A game may also answer a position
-outright (its module's ``exact``, as for ``ismcts``: Mariage plays the exact solver once the
-talon is gone and solves sampled deals after a close). Equal means go to the highest action id
-(in Mariage a claim, which never does worse than playing on). PIMC is known to be strong in
-trick-taking games (Long et al., 2010; Wisser, 2015, for Schnapsen); its flaw is that in each
-world both sides play as if they saw the cards (strategy fusion).
+outright (its module's ``pimc_exact``, else its ``exact`` as for ``ismcts``; Mariage's
+``pimc_exact`` is None: its worlds judge the closed phase and the end too). Equal means go to
+the highest action id (in Mariage a claim, which never does worse than playing on). PIMC is
+known to be strong in trick-taking games (Long et al., 2010; Wisser, 2015, for Schnapsen); its
+flaw is that in each world both sides play as if they saw the cards (strategy fusion), which a
+playout player that reads only its own seat's view (Mariage's) avoids after the first move.
 
-A game's determinizer module may also offer ``Inference`` (Mariage: a particle filter over the
-opponent's hidden cards, weighed by how its moves fit a model of the opponent), a per-agent
-object whose ``sampler`` deals each decision's worlds in place of ``determinize``.
+A game's determinizer module may also offer ``worlds``, the same loop over worlds compiled
+(Mariage: :mod:`taas.envs.mariage.playout_kernel`, some sixty times the worlds a second); it
+answers None where it does not apply, and the Python loop runs. It may also offer
+``Inference`` (Mariage: a particle filter over the opponent's hidden cards, weighed by how its
+moves fit a model of the opponent), a per-agent object whose ``sampler`` deals each decision's
+worlds in place of ``determinize``.
 
 Like ``ismcts`` it reads the engine state, and the true state only through the determinizer.
 """
@@ -55,11 +59,12 @@ class PIMC(_Simulations):
     def __init__(self, determinize: Determinizer, evaluate: Evaluator | None = None,
                  rollout: Policy = random_policy, rollout_depth: int = 20,
                  exact: Exact | None = None, playout: Playout | None = None,
-                 inference=None):
+                 inference=None, worlds=None):
         super().__init__(determinize, evaluate, rollout, rollout_depth)
         self.exact = exact
         self.playout = playout
         self.inference = inference
+        self.worlds = worlds
 
     def search(self, game: Game, state: State, player: int, rng: np.random.Generator,
                simulations: int | None = None, seconds: float | None = None) -> int:
@@ -76,12 +81,16 @@ class PIMC(_Simulations):
             move = self.exact(game, state, player, rng, deal)
             if move is not None:
                 return int(move)
-        totals = np.zeros(len(moves))
-        n = 0
-        while within(n):
-            world = deal(game, state, player, rng)
-            totals += self.move_values(game, world, player, moves, rng)
-            n += 1
+        compiled = self.worlds and self.worlds(game, state, player, moves, deal, within, rng)
+        if compiled:
+            totals, n = compiled
+        else:
+            totals = np.zeros(len(moves))
+            n = 0
+            while within(n):
+                world = deal(game, state, player, rng)
+                totals += self.move_values(game, world, player, moves, rng)
+                n += 1
         self.simulations = n
         best = totals.max()
         return max(m for m, t in zip(moves, totals, strict=True) if t == best)
@@ -125,7 +134,8 @@ class PIMCAgent(SearchAgent):
             raise ValueError(f"{env_id} has no inference for pimc:{arg}")
         search = PIMC(module.determinize, getattr(module, "evaluate", None),
                       getattr(module, "rollout", random_policy),
-                      getattr(module, "ROLLOUT_DEPTH", 20), getattr(module, "exact", None),
+                      getattr(module, "ROLLOUT_DEPTH", 20),
+                      getattr(module, "pimc_exact", getattr(module, "exact", None)),
                       getattr(module, "playout", None),
-                      inference and inference())
+                      inference and inference(), getattr(module, "worlds", None))
         return cls(search, simulations, seconds, seed)

@@ -85,15 +85,8 @@ class Inference:
         if not self.guesses:
             return uniform
         weights = np.exp(np.array([g.ll - g.ref for g in self.guesses]))
-        cum = np.cumsum(weights / weights.sum())
-        hands = [g.world.hands[1 - player] for g in self.guesses]
-
-        def draw(game: MariageGame, state: MariageState, player: int,
-                 rng: np.random.Generator) -> MariageState:
-            return _world(game, state, player, hands[int(np.searchsorted(cum, rng.random()))],
-                          rng)
-
-        return draw
+        return Posterior([g.world.hands[1 - player] for g in self.guesses],
+                         np.cumsum(weights / weights.sum()))
 
     # ---- the filter ------------------------------------------------------------------------
     def _start(self, state: MariageState, me: int, rng: np.random.Generator) -> None:
@@ -247,6 +240,19 @@ class Inference:
                     math.log(rng.random() + 1e-300) < trial.ll - g.ll:
                 g.dealt, g.draws, g.world, g.ll = trial.dealt, trial.draws, trial.world, trial.ll
                 g.mine, g.theirs = trial.mine, trial.theirs
+
+
+class Posterior:
+    """The filter's worlds for one decision, a determinizer: the opponent holds ``hands[i]``
+    with the weight ``cum[i] - cum[i - 1]`` (the compiled world loop reads both)."""
+
+    def __init__(self, hands: list[int], cum: np.ndarray):
+        self.hands, self.cum = hands, cum
+
+    def __call__(self, game: MariageGame, state: MariageState, player: int,
+                 rng: np.random.Generator) -> MariageState:
+        hand = self.hands[int(np.searchsorted(self.cum, rng.random()))]
+        return _world(game, state, player, hand, rng)
 
 
 def _needs(w: MariageState, action: int) -> list[int]:
