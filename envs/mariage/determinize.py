@@ -8,7 +8,8 @@ the closed phase). Everything else — the rest of the opponent's hand and the t
 dealt at random from the unseen cards, so a determinization never contradicts the seat's
 knowledge. With the talon gone, the unseen cards are exactly the opponent's hand: the deal has
 become one of perfect information, and :func:`exact` plays it perfectly (:mod:`.endgame`); after a
-close it solves sampled determinizations instead of searching.
+close it solves sampled determinizations instead of searching. That is ``ismcts``'s and the
+oracle's hook; PIMC plays those phases by its worlds too (:data:`pimc_exact`).
 """
 
 from __future__ import annotations

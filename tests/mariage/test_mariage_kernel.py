@@ -236,3 +236,18 @@ def test_pimc_takes_the_compiled_loop_for_uniform_and_inferred_worlds():
                       worlds=K.worlds)
         move = search.search(g, s, s.to_move, np.random.default_rng(0), simulations=2000)
         assert search.simulations == 2000 and g.legal_mask(s)[move]
+
+
+def test_pimc_searches_every_phase_while_ismcts_still_solves():
+    """Mariage's PIMC has no exact hook (its worlds play the closed phase and the end);
+    ``ismcts`` keeps the solver. With the talon gone the compiled worlds still answer."""
+    import taas.agents
+
+    assert taas.agents.make("pimc:10", "mariage_v1", seed=0).search.exact is None
+    assert taas.agents.make("ismcts:10", "mariage_v1", seed=0).search.exact is exact
+    g = game()
+    s = position(g, "AS TS KS", "AH TH KH", indicator="7C", full=False)
+    s.talon = []
+    s.played = [((1 << NUM_CARDS) - 1) & ~(s.hands[0] | s.hands[1]), 0]
+    values = _values(g, s, [parse("AS")[0], parse("TS")[0], parse("KS")[0]], 20)
+    assert values.shape == (3,)
