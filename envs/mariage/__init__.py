@@ -24,7 +24,7 @@ SPEC = GameSpec(
     },
     default_opponent="heuristic",
     learned="ppo:mariage",
-    best="pimc:0.2s",
+    best="pimc:0.2s:infer",
     model="mariage",
     afterstate="taas.agents.learned.mariage_value:MariageValueAgent",
     view="taas.envs.mariage.view:MariageView",

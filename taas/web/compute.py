@@ -104,7 +104,8 @@ class AgentPolicy:
                              f"at {env_id}; {allowed}")
         name, _, arg = taas.agents.resolve(spec, env_id).partition(":")  # an alias's own
         if name in BUDGETED:  # budget counts, whatever ``best`` stands for today
-            simulations, seconds = parse_budget(arg or None)
+            budget = arg.partition(":")[0]  # pimc:0.2s:infer: the agent checks its option
+            simulations, seconds = parse_budget(budget or None)
             if (seconds or 0) > self.max_think or (simulations or 0) > self.max_simulations:
                 raise ValueError(f"agent {spec!r} is over this server's budget; {allowed}")
         elif name == "ppo" and arg not in self.models():

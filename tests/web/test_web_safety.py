@@ -171,14 +171,17 @@ def test_an_alias_is_held_to_the_budget_of_what_it_stands_for(tmp_path):
     """Mariage's ``best`` is a 0.2 s search: a server allowing ``best`` with 0.1 s of thought
     refuses it, one allowing 0.5 s seats it; ``pimc:N`` counts against the simulations."""
     best = taas.envs.spec_for("mariage_v1").best
-    assert best == "pimc:0.2s"
+    assert best == "pimc:0.2s:infer"
     with make_client(tmp_path, agents=["best", "pimc"], max_think=0.1) as client:
-        for spec in ("best", "pimc:5000"):
+        for spec in ("best", "pimc:5000", "pimc:5000:infer", "pimc:0.2s:infer"):
             r = client.post("/api/games", json={"env_id": "mariage_v1",
                                                 "agents": ["human", spec]})
             assert r.status_code == 400 and "over this server's budget" in r.json()["detail"]
-    with make_client(tmp_path, agents=["best"], max_think=0.5) as client:
+    with make_client(tmp_path, agents=["best", "pimc"], max_think=0.5) as client:
         assert new_game(client, agents=["human", "best"])
+        r = client.post("/api/games", json={"env_id": "mariage_v1",
+                                            "agents": ["human", "pimc:0.2s:cheat"]})
+        assert r.status_code == 400 and "the only one is 'infer'" in r.json()["detail"]
 
 
 def test_a_shipped_model_at_the_wrong_table_names_no_server_path(client):
