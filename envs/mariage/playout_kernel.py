@@ -79,6 +79,23 @@ def _uniform(rng):
     return np.float64(_next(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
+@jit_norc
+def _random_card(cards, rng):
+    """A card of the mask ``cards`` (not empty), uniformly."""
+    k = 0
+    m = cards
+    while m:
+        m &= m - 1
+        k += 1
+    pick = _below(rng, k)
+    for c in range(NUM_CARDS):
+        if cards >> c & 1:
+            if pick == 0:
+                return c
+            pick -= 1
+    return -1
+
+
 # ---- the engine --------------------------------------------------------------------------
 @jit_norc
 def _score(s, p):
@@ -286,17 +303,7 @@ def _choose(cfg, s, rng, noise):
     else:
         cards = hand
     if noise and _uniform(rng) * noise < 1:
-        k = 0
-        m = cards
-        while m:
-            m &= m - 1
-            k += 1
-        pick = _below(rng, k)
-        for c in range(NUM_CARDS):
-            if cards >> c & 1:
-                if pick == 0:
-                    return c
-                pick -= 1
+        return _random_card(cards, rng)
     out = _ALL & ~(hand | s[PLAYED] | s[PLAYED + 1])
     if n_talon:
         out &= ~(np.int64(1) << s[TALON])
@@ -438,19 +445,9 @@ def deal_world(root, world, player, pool, need, known, voids, hands, cum, rng):
         allowed = pool & ~voids
         hand = known
         for _ in range(need):  # ``need`` distinct cards of ``allowed``, uniformly
-            k = 0
-            m = allowed
-            while m:
-                m &= m - 1
-                k += 1
-            pick = _below(rng, k)
-            for c in range(NUM_CARDS):
-                if allowed >> c & 1:
-                    if pick == 0:
-                        hand |= np.int64(1) << c
-                        allowed &= ~(np.int64(1) << c)
-                        break
-                    pick -= 1
+            bit = np.int64(1) << _random_card(allowed, rng)
+            hand |= bit
+            allowed &= ~bit
     world[HAND + opp] = hand
     n = world[TALON_LEN]
     if n:
