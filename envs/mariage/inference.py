@@ -266,14 +266,23 @@ def _needs(w: MariageState, action: int) -> list[int]:
     return []
 
 
+def fits(state: MariageState, player: int, hand: int, pool: int) -> bool:
+    """Whether ``player``'s opponent may hold ``hand`` as far as the seat knows: as many cards
+    as it holds, its known cards, none of a suit it showed void in, nothing else outside
+    ``pool`` (the seat's :func:`unseen` cards)."""
+    o = 1 - player
+    known = state.known[o]
+    return (hand.bit_count() == state.hands[o].bit_count() and not known & ~hand
+            and not state.voids[o] & hand and not hand & ~(pool | known))
+
+
 def _world(game: MariageGame, state: MariageState, player: int, hand: int,
            rng: np.random.Generator) -> MariageState:
     """``state`` with the opponent holding ``hand`` and the talon dealt from the rest, or a
     uniform world if ``hand`` contradicts what the seat knows."""
     o = 1 - player
     pool = unseen(state, player)
-    if (hand.bit_count() != state.hands[o].bit_count() or state.known[o] & ~hand
-            or state.voids[o] & hand or hand & ~(pool | state.known[o])):
+    if not fits(state, player, hand, pool):
         return uniform(game, state, player, rng)
     s = state.clone()
     s.hands[o] = hand

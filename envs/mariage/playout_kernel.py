@@ -31,6 +31,7 @@ from taas.envs.mariage.actions import (
     STRENGTH,
     SUIT,
 )
+from taas.envs.mariage.rollout_player import NOISE as PLAYOUT_NOISE
 from taas.envs.mariage.rules import _PAIR, _SEVEN, _SUIT_BITS, LAST_TRICK_BONUS, TRICKS, WIN_SCORE
 
 # the deal state: one int64 array; per-player fields take two slots (player 0, then 1)
@@ -41,7 +42,7 @@ FIELDS = TALON + NUM_CARDS - 12  # the talon is at most the 20 cards left after 
 # the rules as an int64 array, in this order
 (EXCHANGE_REQUIRES_TRICK, EXCHANGE_MIN_FACEDOWN, MARRIAGES_IN_CLOSED_PHASE, MUST_HEAD_TRICK,
  FALSE_CLAIM_POINTS, CLOSING_PENALTY, CLOSING_PENALTY_NO_TRICK, LAST_TRICK, REWARD_POINTS,
- MAX_TURNS, NOISE, NOISE_OPPONENT) = range(12)
+ MAX_TURNS, NOISE) = range(11)
 _LEAD, _MARRIAGE, _FOLLOW, _OVER = 0, 1, 2, 3  # :class:`taas.envs.mariage.rules.Phase`
 
 _ALL = np.int64((1 << NUM_CARDS) - 1)
@@ -277,9 +278,9 @@ def _sure_points(hand, out, trump):
 
 
 @jit_norc
-def _choose(cfg, s, rng, noise):
+def _choose(cfg, s, rng):
     """:func:`taas.envs.mariage.rollout_player._choose`, rule for rule (one card move in
-    ``noise`` random; none when it is 0)."""
+    ``cfg[NOISE]`` random; none when it is 0)."""
     p = s[TO_MOVE]
     if _score(s, p) >= WIN_SCORE:
         return CLAIM
@@ -302,7 +303,7 @@ def _choose(cfg, s, rng, noise):
         cards = hand & _PAIRS[s[MARRIAGE_SUIT]]
     else:
         cards = hand
-    if noise and _uniform(rng) * noise < 1:
+    if cfg[NOISE] and _uniform(rng) * cfg[NOISE] < 1:
         return _random_card(cards, rng)
     out = _ALL & ~(hand | s[PLAYED] | s[PLAYED + 1])
     if n_talon:
@@ -416,8 +417,7 @@ def _choose(cfg, s, rng, noise):
 def playout_value(cfg, s, player, rng):
     """Play the deal in ``s`` out in place; ``player``'s game points from it (lost: negative)."""
     while s[PHASE] != _OVER:
-        noise = cfg[NOISE] if s[TO_MOVE] == player else cfg[NOISE_OPPONENT]
-        _apply(cfg, s, _choose(cfg, s, rng, noise))
+        _apply(cfg, s, _choose(cfg, s, rng))
     if s[WINNER] < 0:
         return 0.0
     pts = s[GAME_POINTS] if cfg[REWARD_POINTS] else 1
@@ -479,13 +479,13 @@ def pimc_chunk(cfg, root, player, moves, pool, need, known, voids, hands, cum, w
 
 
 # ---- the search's hook ---------------------------------------------------------------------
-def config_array(cfg, noise: int, noise_opponent: int) -> np.ndarray:
+def config_array(cfg, noise: int) -> np.ndarray:
     """The rules (a :class:`taas.envs.mariage.config.Config`) as the kernel reads them, and
-    the playout's noise for the searching seat and for its opponent."""
+    the playout's noise (one card move in ``noise`` random, none at 0)."""
     return np.array([cfg.exchange_requires_trick, cfg.exchange_min_facedown,
                      cfg.marriages_in_closed_phase, cfg.must_head_trick, cfg.false_claim_points,
                      cfg.closing_penalty, cfg.closing_penalty_no_trick, cfg.last_trick_bonus,
-                     cfg.reward == "points", cfg.max_turns, noise, noise_opponent], np.int64)
+                     cfg.reward == "points", cfg.max_turns, noise], np.int64)
 
 
 def state_array(state) -> np.ndarray:
@@ -511,8 +511,8 @@ def worlds(game, state, player: int, moves: list[int], deal, within, rng: np.ran
     whose unseen cards do not fill the opponent's hand and the talon), and the search then
     runs its Python loop. ``deal`` is :func:`.determinize.determinize` or the
     :class:`.inference.Inference` sampler, whose weighted opponent hands it reads."""
-    from taas.envs.mariage.determinize import determinize, unseen
-    from taas.envs.mariage.rollout_player import NOISE
+    from taas.envs.mariage.determinize import determinize, unseen  # both build on this module
+    from taas.envs.mariage.inference import fits
 
     cfg = game.config
     hands = getattr(deal, "hands", None)
@@ -527,14 +527,12 @@ def worlds(game, state, player: int, moves: list[int], deal, within, rng: np.ran
     if hands is None:
         hands, cum = np.zeros(0, np.int64), np.zeros(0)
     else:  # a guess the table refutes is dealt uniformly, as :func:`.inference._world` does
-        size = state.hands[opp].bit_count()
-        hands = np.array([h if h.bit_count() == size and not known & ~h and not voids & h
-                          and not h & ~(pool | known) else -1 for h in hands], np.int64)
+        hands = np.array([h if fits(state, player, h, pool) else -1 for h in hands], np.int64)
         cum = np.asarray(deal.cum, np.float64)
     root = state_array(state)
     root[HAND + opp] = 0  # what the seat cannot see never enters the kernel
     root[TALON + 1:TALON + len(state.talon)] = -1
-    args = (config_array(cfg, NOISE, NOISE), root, player, np.array(moves, np.int64), pool,
+    args = (config_array(cfg, PLAYOUT_NOISE), root, player, np.array(moves, np.int64), pool,
             need, known, voids, hands, cum)
     rng_word = np.array([rng.integers(1, 2**63)], np.uint64)
     totals = np.zeros(len(moves))

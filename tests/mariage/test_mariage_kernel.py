@@ -44,12 +44,12 @@ def _positions(g: MariageGame, games: int, seed: int):
 @pytest.mark.parametrize("rules", [{}, FLAGGED], ids=["default", "flagged"])
 def test_the_kernel_plays_the_python_rules_and_scores_the_deal_as_the_engine(rules):
     g = game(**rules)
-    cfg = K.config_array(g.config, 0, 0)
+    cfg = K.config_array(g.config, 0)
     rng = np.array([1], np.uint64)
     decisions = 0
     for s in _positions(g, 60, seed=7):
         arr = K.state_array(s)
-        assert K._choose(cfg, arr, rng, 0) == _choose(g.config, s)
+        assert K._choose(cfg, arr, rng) == _choose(g.config, s)
         w = s.clone()
         while w.phase != OVER:
             g._apply(w, _choose(g.config, w))
